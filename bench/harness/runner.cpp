@@ -1,0 +1,148 @@
+// Runs registered suites: in-process entries through Google Benchmark, interleaved by round.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+
+#include "keel_bench.h"
+
+namespace keel::bench {
+
+namespace {
+
+std::vector<registered_suite>& suites() {
+  static std::vector<registered_suite> all;
+  return all;
+}
+
+// Collects the per-iteration real time of the single benchmark a run executes.
+class capture_reporter final : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.error_occurred) {
+        error = r.error_message.empty() ? "benchmark reported an error" : r.error_message;
+      } else if (r.iterations > 0) {
+        ns_per_iter = r.real_accumulated_time * 1e9 / static_cast<double>(r.iterations);
+      }
+    }
+  }
+  double ns_per_iter = 0;
+  std::string error;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+component_result run_component(const std::string& component, const context& ctx,
+                               const std::function<void(const std::string&)>& progress) {
+  component_result result;
+  result.component = component;
+  suite s;
+  for (const registered_suite& r : suites()) {
+    if (r.component != component) continue;
+    if (!result.description.empty()) result.description += "; ";
+    result.description += r.description;
+    r.fn(s, ctx);
+  }
+  result.notes = s.notes();
+
+  // Register every in-process entry with Google Benchmark under a unique, regex-safe name.
+  const auto& entries = s.entries();
+  benchmark::ClearRegisteredBenchmarks();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    benchmark::RegisterBenchmark(("e" + std::to_string(i)).c_str(), entries[i].body)
+        ->MinTime(ctx.min_time_s)
+        ->UseRealTime();
+  }
+
+  std::vector<std::vector<double>> times(entries.size());
+  std::vector<long> rss(entries.size(), 0);
+  std::vector<std::string> errors(entries.size());
+  for (int round = 0; round < ctx.rounds; ++round) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (!errors[i].empty()) continue;
+      progress(component + ": " + entries[i].case_name + " [" + entries[i].impl + "] round " +
+               std::to_string(round + 1) + "/" + std::to_string(ctx.rounds));
+      capture_reporter rep;
+      reset_peak_rss();
+      // Google Benchmark appends "/min_time:...", so match the name up to the first slash.
+      benchmark::RunSpecifiedBenchmarks(&rep, "^e" + std::to_string(i) + "(/|$)");
+      rss[i] = std::max(rss[i], peak_rss_kb());
+      if (!rep.error.empty()) {
+        errors[i] = rep.error;
+      } else {
+        times[i].push_back(rep.ns_per_iter);
+      }
+    }
+  }
+  benchmark::ClearRegisteredBenchmarks();
+
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    record r;
+    r.component = component;
+    r.case_name = entries[i].case_name;
+    r.impl = entries[i].impl;
+    r.median_ns = median(times[i]);
+    r.bytes = entries[i].bytes;
+    r.items = entries[i].items;
+    r.peak_rss_kb = rss[i];
+    r.error = errors[i];
+    result.records.push_back(std::move(r));
+  }
+  for (const auto& [label, fn] : s.externals()) {
+    progress(component + ": " + label);
+    for (record r : fn(ctx)) {
+      r.component = component;
+      result.records.push_back(std::move(r));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+registration::registration(const char* component, const char* description, suite_fn fn) {
+  suites().push_back({component, description, fn});
+}
+
+const std::vector<registered_suite>& registered_suites() { return suites(); }
+
+void reset_peak_rss() {
+  // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0).
+  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+    std::fputs("5", f);
+    std::fclose(f);
+  }
+}
+
+long peak_rss_kb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return 0;
+}
+
+std::vector<component_result> run(const std::vector<std::string>& components, const context& ctx,
+                                  const std::function<void(const std::string&)>& progress) {
+  std::vector<std::string> order;
+  std::set<std::string> seen;
+  for (const registered_suite& r : suites()) {
+    if (seen.insert(r.component).second) order.push_back(r.component);
+  }
+  std::vector<std::string> selected = components.empty() ? order : components;
+  std::vector<component_result> results;
+  for (const std::string& c : selected) results.push_back(run_component(c, ctx, progress));
+  return results;
+}
+
+}  // namespace keel::bench

@@ -1,0 +1,66 @@
+# Helpers shared by every component: warnings, the library target, its install rules and
+# pkg-config file, and the CMake package that `find_package(keel CONFIG COMPONENTS ...)` reads.
+
+# Warnings for keel's own code (never applied to peers).
+function(keel_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                           -Wcast-align -Wnull-dereference)
+  if(KEEL_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# keel_add_component(<name> SOURCES ... [PUBLIC_LIBS ...] [PRIVATE_LIBS ...] [REQUIRES comp...]
+#                    [PC_LIBS flags...])
+# Creates library keel_<name> (alias keel::<name>, exported as keel::<name>), public headers from
+# include/keel/<name>/ and include/keel/<name>.h, an export set and keel-<name>.pc.
+function(keel_add_component name)
+  cmake_parse_arguments(arg "" "" "SOURCES;PUBLIC_LIBS;PRIVATE_LIBS;REQUIRES;PC_LIBS" ${ARGN})
+  set(target keel_${name})
+  add_library(${target} ${arg_SOURCES})
+  add_library(keel::${name} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name} OUTPUT_NAME keel_${name})
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_include_directories(${target}
+    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+    PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  foreach(req IN LISTS arg_REQUIRES)
+    target_link_libraries(${target} PUBLIC keel::${req})
+  endforeach()
+  target_link_libraries(${target} PUBLIC ${arg_PUBLIC_LIBS} PRIVATE ${arg_PRIVATE_LIBS})
+  keel_warnings(${target})
+
+  install(TARGETS ${target} EXPORT keel_${name}_targets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/keel/${name} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/keel
+          OPTIONAL)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/include/keel/${name}.h)
+    install(FILES ${PROJECT_SOURCE_DIR}/include/keel/${name}.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/keel)
+  endif()
+  install(EXPORT keel_${name}_targets NAMESPACE keel:: FILE keel-${name}-targets.cmake
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/keel)
+
+  set(KEEL_PC_NAME ${name})
+  list(TRANSFORM arg_REQUIRES PREPEND "keel-" OUTPUT_VARIABLE pc_requires)
+  list(JOIN pc_requires " " KEEL_PC_REQUIRES)
+  set(KEEL_PC_LIBS_PRIVATE "${arg_PC_LIBS}")
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/keel.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/keel-${name}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/keel-${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+  set_property(GLOBAL APPEND PROPERTY KEEL_COMPONENT_LIST ${name})
+  set_property(GLOBAL APPEND PROPERTY KEEL_COMPONENT_DEPS "${name}:${arg_REQUIRES}")
+endfunction()
+
+# The package configuration: one file that loads the requested components' export sets.
+function(keel_install_package)
+  include(CMakePackageConfigHelpers)
+  get_property(component_deps GLOBAL PROPERTY KEEL_COMPONENT_DEPS)
+  get_property(KEEL_INSTALLED_COMPONENTS GLOBAL PROPERTY KEEL_COMPONENT_LIST)
+  set(KEEL_COMPONENT_DEPS "${component_deps}")
+  configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/keelConfig.cmake.in
+    ${PROJECT_BINARY_DIR}/keelConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/keel)
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/keelConfigVersion.cmake
+    VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+  install(FILES ${PROJECT_BINARY_DIR}/keelConfig.cmake ${PROJECT_BINARY_DIR}/keelConfigVersion.cmake
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/keel)
+endfunction()

@@ -1,0 +1,30 @@
+// Calls one function per installed component (use_<component>.cpp); each returns 0 on success.
+#include <cstdio>
+
+int use_json();
+int use_alloc();
+int use_pool();
+int use_bincode();
+int use_container();
+
+int main() {
+  int failures = 0;
+  int used = 0;
+#ifdef KEEL_CONSUMER_JSON
+  failures += use_json(), ++used;
+#endif
+#ifdef KEEL_CONSUMER_ALLOC
+  failures += use_alloc(), ++used;
+#endif
+#ifdef KEEL_CONSUMER_POOL
+  failures += use_pool(), ++used;
+#endif
+#ifdef KEEL_CONSUMER_BINCODE
+  failures += use_bincode(), ++used;
+#endif
+#ifdef KEEL_CONSUMER_CONTAINER
+  failures += use_container(), ++used;
+#endif
+  std::printf("consumer: %d components used, %d failures\n", used, failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,19 @@
+// keel: the command-line tool that drives keel's components.
+#include <cstdio>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"keel: JSON, allocator, thread pool, bincode and container tools and benchmarks"};
+  app.set_version_flag("--version", std::string("keel ") + KEEL_VERSION_STRING);
+  app.require_subcommand(1);
+  keel::tool::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    // CLI11 returns 0 for --help/--version; usage errors are exit status 2.
+    return rc == 0 ? 0 : 2;
+  }
+  return keel::tool::exit_status;
+}
