@@ -43,27 +43,31 @@ KEEL_BENCH_SUITE(baseline, "the floor: memcpy bandwidth, allocation loop with a 
                                            : std::to_string(size) + "B";
     auto src = std::make_shared<buffer>(make_buffer(size));
     auto dst = std::make_shared<buffer>(make_buffer(size));
-    s.add("memcpy/" + label, "memcpy",
-          [src, dst, size](benchmark::State& st) {
-            for (auto _ : st) {
-              std::memcpy(dst->get(), src->get(), size);
-              benchmark::ClobberMemory();
-            }
-          },
-          size);
+    s.add(
+        "memcpy/" + label, "memcpy",
+        [src, dst, size](benchmark::State& st) {
+          for (auto _ : st) {
+            std::memcpy(dst->get(), src->get(), size);
+            benchmark::ClobberMemory();
+          }
+        },
+        size);
   }
 
   keel::bench::workload::random_mixed_params params;
-  s.add("random-mixed", "floor",
-        [params](benchmark::State& st) {
-          noop_allocator a;
-          for (auto _ : st) {
-            auto sum = keel::bench::workload::random_mixed(
-                params, [&](std::size_t n) { return a.alloc(n); }, [](void*, std::size_t) {});
-            benchmark::DoNotOptimize(sum);
-          }
-        },
-        0, params.decisions);
+  s.add(
+      "random-mixed", "floor",
+      [params](benchmark::State& st) {
+        noop_allocator a;
+        for (auto _ : st) {
+          auto sum = keel::bench::workload::random_mixed(
+              params, [&](std::size_t n) { return a.alloc(n); }, [](void*, std::size_t) {});
+          benchmark::DoNotOptimize(sum);
+        }
+      },
+      0, params.decisions);
   s.note("memcpy: glibc memcpy between two 64-byte-aligned, pre-touched buffers");
-  s.note("random-mixed floor: 20M decisions, 400 slots, 16..1024 B, no-op allocator (the loop's own cost)");
+  s.note(
+      "random-mixed floor: 20M decisions, 400 slots, 16..1024 B, no-op allocator (the loop's own "
+      "cost)");
 }
