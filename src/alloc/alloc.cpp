@@ -164,9 +164,21 @@ void* realloc_impl(void* p, std::size_t size) {
     free_fast(p);
     return nullptr;
   }
-  segment* s = segment_lookup(p);
-  if (s && s->kind == segment_kind::huge && size > kSmallMax) return huge_realloc(s, p, size);
-  const std::size_t avail = usable_size(p);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t chunk = a >> kSegmentShift;
+  std::size_t avail;
+  const page* pg = nullptr;
+  if (KEEL_LIKELY(chunk < kChunks && g_segmap[chunk] == 1)) {
+    pg = segment_of(p)->slice_page[(a & kSegmentMask) >> kSliceShift];
+  }
+  if (KEEL_LIKELY(pg && !pg->aligned && (a & 15) == 0)) {
+    avail = pg->block_size;  // a block start of a normal page (the free below checks it)
+  } else {
+    segment* s = segment_lookup(p);
+    if (!s) os_fatal("realloc(): pointer not allocated by keel", p);
+    if (s->kind == segment_kind::huge && size > kSmallMax) return huge_realloc(s, p, size);
+    avail = usable_size(p);
+  }
   if (size <= avail && (size >= avail / 2 || avail <= 64)) return p;  // fits, not too wasteful
   void* q = malloc_fast(size);
   if (!q) return nullptr;  // errno is ENOMEM; p is untouched

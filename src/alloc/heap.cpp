@@ -65,7 +65,7 @@ void heap_unlink_live(heap* h) {
 // blocks are abandoned for another thread to adopt. Frees from other threads stay on the pages'
 // remote lists and are collected by the adopter: nothing is lost.
 void heap_abandon(heap* h) {
-  heap_collect(h, true);
+  heap_collect(h, true, false);
   for (segment* s = h->segments; s;) {
     segment* next = s->next;
     for (std::size_t i = 1; i < kSlices;) {
@@ -184,28 +184,28 @@ heap* heap_get_or_init() {
   return h;
 }
 
-// Collects every page's remote frees; empty pages other than the current ones (all of them when
-// forced) return to their segments; decayed (all, when forced) free slices go back to the OS.
-void heap_collect(heap* h, bool force) {
+// Collects every page's remote frees; empty pages other than the current ones (all of them with
+// all_pages) return to their segments; decayed (all, with purge_all) free slices go to the OS.
+void heap_collect(heap* h, bool all_pages, bool purge_all) {
   for (std::size_t c = 0; c < kClasses; ++c) {
     for (page* pg = h->queue[c]; pg;) {
       page* next = pg->next;
       page_collect_remote(pg);
-      if (pg->used == 0 && (force || h->current[c] != pg)) {
+      if (pg->used == 0 && (all_pages || h->current[c] != pg)) {
         page_queue_remove(h, pg);
         segment_page_free(h, pg);
       }
       pg = next;
     }
   }
-  segment_purge_expired(h, os_now_ms(), force);
+  segment_purge_expired(h, os_now_ms(), purge_all);
 }
 
 void heap_trim() {
   heap* h = heap_get_or_init();
   if (!h) return;
   while (segment* s = segment_take_abandoned()) heap_adopt(h, s);
-  heap_collect(h, true);
+  heap_collect(h, true, true);
 }
 
 }  // namespace keel::alloc::detail

@@ -55,15 +55,14 @@ inline constexpr class_table make_class_table() {
   }
   return t;
 }
-inline constexpr class_table kClassTable = make_class_table();
+constexpr class_table kClassTable = make_class_table();  // internal linkage: no GOT load
 
-// Slices per page of a class: 1 (<= 8 KiB blocks), 8 (<= 64 KiB), else room for 4 or 2 blocks.
+// Slices per page of a class: 1 (<= 8 KiB blocks), 8 (<= 64 KiB), else one block per page.
 constexpr std::size_t class_slices(std::size_t cls) {
   const std::size_t bs = class_size(cls);
   if (bs <= 8192) return 1;
   if (bs <= 65536) return 8;
-  const std::size_t n = bs <= (std::size_t{256} << 10) ? 4 : 2;
-  return (bs * n + kSliceSize - 1) / kSliceSize;
+  return (bs + kSliceSize - 1) / kSliceSize;
 }
 static_assert(class_size(kClasses - 1) == kSmallMax);
 static_assert(class_slices(kClasses - 1) <= kSlices - 1);
@@ -114,6 +113,7 @@ struct segment {
   std::uint64_t free_slices;    // bit per slice: not part of a page
   std::uint64_t dirty_slices;   // free slices not yet returned to the OS
   std::uint64_t purge_at;       // earliest decay deadline of dirty slices (coarse ms), 0: none
+  std::uint64_t freed_at[kSlices];  // when each free slice became free (coarse ms)
   std::uint64_t cached_at;      // when put in the global cache
   std::size_t huge_offset;      // huge: block offset from the segment start
   std::size_t huge_size;        // huge: usable bytes
@@ -215,7 +215,9 @@ inline std::uintptr_t encode(std::uintptr_t next, const page* pg) { return next 
 
 // ---- heap.cpp -------------------------------------------------------------------------------
 heap* heap_get_or_init() KEEL_HIDDEN;     // the calling thread's heap, initialising as needed
-void heap_collect(heap* h, bool force) KEEL_HIDDEN;  // remote lists, empty pages, purge
+// Remote lists; empty pages back to segments (all of them with all_pages); purge decayed memory
+// (all free memory with purge_all).
+void heap_collect(heap* h, bool all_pages, bool purge_all) KEEL_HIDDEN;
 void heap_adopt(heap* h, segment* s) KEEL_HIDDEN;
 void heap_trim() KEEL_HIDDEN;             // malloc_trim: adopt abandoned, collect, purge all
 void process_init() KEEL_HIDDEN;

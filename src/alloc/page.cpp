@@ -9,7 +9,10 @@ namespace keel::alloc::detail {
 void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes) {
   pg->free = 0;
   pg->used = 0;
-  pg->block_size = static_cast<std::uint32_t>(class_size(cls));
+  // Classes above 64 KiB have one block per page: the block takes the whole page (the tail is
+  // only touched if used), so realloc can grow it in place up to the page size.
+  const std::size_t bs = class_size(cls) > 65536 ? bytes : class_size(cls);
+  pg->block_size = static_cast<std::uint32_t>(bs);
   pg->key = g_options.hardened ? os_random() : 0;
   pg->remote.store(0, std::memory_order_relaxed);
   pg->start = start;

@@ -36,17 +36,27 @@ std::uint8_t* slice_addr(segment* s, std::size_t i) {
   return reinterpret_cast<std::uint8_t*>(s) + i * kSliceSize;
 }
 
-void purge_segment(segment* s) {
-  std::uint64_t d = s->dirty_slices;
-  while (d) {
-    const std::size_t first = static_cast<std::size_t>(__builtin_ctzll(d));
+// Returns dirty slices freed at least decay ms before `now` (all with force) to the OS, in runs.
+void purge_segment(segment* s, std::uint64_t now, bool force) {
+  const auto decay = static_cast<std::uint64_t>(g_options.decay_ms);
+  std::uint64_t due = 0, next_deadline = 0;
+  for (std::uint64_t d = s->dirty_slices; d; d &= d - 1) {
+    const auto i = static_cast<std::size_t>(__builtin_ctzll(d));
+    if (force || s->freed_at[i] + decay <= now) {
+      due |= std::uint64_t{1} << i;
+    } else if (next_deadline == 0 || s->freed_at[i] + decay < next_deadline) {
+      next_deadline = s->freed_at[i] + decay;
+    }
+  }
+  for (std::uint64_t d = due; d;) {
+    const auto first = static_cast<std::size_t>(__builtin_ctzll(d));
     std::size_t n = 0;
     while (first + n < 64 && (d >> (first + n) & 1)) ++n;
     os_purge(slice_addr(s, first), n * kSliceSize);
     d &= ~run_mask(first, n);
   }
-  s->dirty_slices = 0;
-  s->purge_at = 0;
+  s->dirty_slices &= ~due;
+  s->purge_at = next_deadline;
 }
 
 void segment_unmap(segment* s) {
@@ -149,6 +159,12 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
+    // Reuse memory that is still resident first, then any free slices.
+    for (s = h->segments; s; s = s->next) {
+      first = find_run(s->free_slices & s->dirty_slices, n);
+      if (first != 64) break;
+    }
+    if (first != 64) break;
     for (s = h->segments; s; s = s->next) {
       first = find_run(s->free_slices, n);
       if (first != 64) break;
@@ -156,7 +172,7 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
     if (first != 64) break;
     if (attempt == 0) {
       // Memory other threads gave back may free whole pages: collect before mapping more.
-      heap_collect(h, false);
+      heap_collect(h, false, false);
     } else if (attempt == 1) {
       if (segment* a = segment_take_abandoned()) heap_adopt(h, a);
     } else if (attempt == 2) {
@@ -198,6 +214,7 @@ bool segment_page_free(heap* h, page* pg) {
   s->free_slices |= run;
   s->dirty_slices |= run;
   const std::uint64_t now = os_now_ms();
+  for (std::size_t i = 0; i < n; ++i) s->freed_at[first + i] = now;
   if (s->purge_at == 0) s->purge_at = now + static_cast<std::uint64_t>(g_options.decay_ms);
   g_stats.pages_bytes.fetch_sub(n * kSliceSize, std::memory_order_relaxed);
   if (--s->used_pages == 0 && (s->prev || s->next || h == nullptr)) {
@@ -211,7 +228,7 @@ bool segment_page_free(heap* h, page* pg) {
 
 void segment_purge_expired(heap* h, std::uint64_t now, bool force) {
   for (segment* s = h->segments; s; s = s->next) {
-    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s);
+    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
   }
   segment_cache_trim(force);
 }
@@ -222,9 +239,7 @@ void segment_cache_trim(bool force) {
   const std::uint64_t now = os_now_ms();
   g_cache_lock.lock();
   for (segment* s = g_cache; s; s = s->next) {
-    if (s->dirty_slices && (force || s->cached_at + static_cast<std::uint64_t>(g_options.decay_ms) <= now)) {
-      purge_segment(s);
-    }
+    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
   }
   g_cache_lock.unlock();
 }
