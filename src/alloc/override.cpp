@@ -77,18 +77,29 @@ extern "C" __attribute__((visibility("default"))) int keel_alloc_override_anchor
 int keel_alloc_override_anchor = 1;
 
 // ---- C++ ------------------------------------------------------------------------------------
+// libkeel_malloc.so does not depend on libstdc++ (C programs under LD_PRELOAD should not load
+// it): the new-handler and bad_alloc come from libstdc++ through weak references, bound when the
+// program has loaded libstdc++ (every C++ program that can call operator new has). Without it, a
+// failed throwing new aborts with a message.
+using new_handler_fn = void (*)();
+extern "C" {
+new_handler_fn keel_get_new_handler() __asm__("_ZSt15get_new_handlerv") __attribute__((weak));
+[[noreturn]] void keel_throw_bad_alloc() __asm__("_ZSt17__throw_bad_allocv") __attribute__((weak));
+}
+
 namespace {
 
 [[gnu::noinline]] void* new_failed(std::size_t size, std::size_t align, bool nothrow) {
   for (;;) {
     void* p = align <= 16 ? malloc_fast(size) : alloc_aligned(size, align, false);
     if (p) return p;
-    std::new_handler handler = std::get_new_handler();
+    new_handler_fn handler = keel_get_new_handler ? keel_get_new_handler() : nullptr;
     if (!handler) {
       if (nothrow) return nullptr;
-      throw std::bad_alloc();
+      if (keel_throw_bad_alloc) keel_throw_bad_alloc();
+      os_fatal("operator new: out of memory (std::bad_alloc unavailable)", nullptr);
     }
-    handler();
+    handler();  // may throw: only from the throwing forms' callers' point of view
   }
 }
 
@@ -98,12 +109,7 @@ inline void* new_impl(std::size_t size) {
 }
 inline void* new_nothrow(std::size_t size) noexcept {
   void* p = malloc_fast(size);
-  if (KEEL_LIKELY(p != nullptr)) return p;
-  try {
-    return new_failed(size, 16, true);
-  } catch (...) {
-    return nullptr;
-  }
+  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, 16, true);
 }
 inline void* new_aligned(std::size_t size, std::align_val_t al) {
   const auto align = static_cast<std::size_t>(al);
@@ -113,12 +119,7 @@ inline void* new_aligned(std::size_t size, std::align_val_t al) {
 inline void* new_aligned_nothrow(std::size_t size, std::align_val_t al) noexcept {
   const auto align = static_cast<std::size_t>(al);
   void* p = alloc_aligned(size, align, false);
-  if (KEEL_LIKELY(p != nullptr)) return p;
-  try {
-    return new_failed(size, align, true);
-  } catch (...) {
-    return nullptr;
-  }
+  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, align, true);
 }
 
 }  // namespace
