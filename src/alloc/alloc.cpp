@@ -168,7 +168,7 @@ void* realloc_impl(void* p, std::size_t size) {
   const std::uintptr_t chunk = a >> kSegmentShift;
   std::size_t avail;
   const page* pg = nullptr;
-  if (KEEL_LIKELY(chunk < kChunks && g_segmap[chunk] == 1)) {
+  if (KEEL_LIKELY(chunk < kChunks && __atomic_load_n(&g_segmap[chunk], __ATOMIC_RELAXED) == 1)) {
     pg = segment_of(p)->slice_page[(a & kSegmentMask) >> kSliceShift];
   }
   if (KEEL_LIKELY(pg && !pg->aligned && (a & 15) == 0)) {

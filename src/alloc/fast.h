@@ -37,7 +37,10 @@ inline void free_fast(void* p) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t chunk = a >> kSegmentShift;
   // NULL, pointers keel did not allocate, huge blocks and over-aligned pages take the slow path.
-  if (KEEL_UNLIKELY(chunk >= kChunks || g_segmap[chunk] != 1)) return free_slow(p);
+  // (A relaxed atomic load is a plain load; the map changes when other threads map or unmap.)
+  if (KEEL_UNLIKELY(chunk >= kChunks || __atomic_load_n(&g_segmap[chunk], __ATOMIC_RELAXED) != 1)) {
+    return free_slow(p);
+  }
   segment* s = reinterpret_cast<segment*>(a & ~kSegmentMask);
   page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
   block* b = static_cast<block*>(p);

@@ -71,7 +71,7 @@ segment* segment_new() {
     g_cache_lock.lock();
     segment* s = g_cache;
     if (s) {
-      g_cache = s->next;
+      __atomic_store_n(&g_cache, s->next, __ATOMIC_RELAXED);
       --g_cache_count;
     }
     g_cache_lock.unlock();
@@ -120,7 +120,7 @@ void segment_release(heap* h, segment* s) {
   g_cache_lock.lock();
   if (g_cache_count < static_cast<std::size_t>(g_options.segment_cache)) {
     s->next = g_cache;
-    g_cache = s;
+    __atomic_store_n(&g_cache, s, __ATOMIC_RELAXED);
     ++g_cache_count;
     s = nullptr;
   }
@@ -235,7 +235,7 @@ void segment_purge_expired(heap* h, std::uint64_t now, bool force) {
 
 // Cached empty segments: purged once they decay; beyond the cache limit, unmapped.
 void segment_cache_trim(bool force) {
-  if (!g_cache) return;
+  if (__atomic_load_n(&g_cache, __ATOMIC_RELAXED) == nullptr) return;
   const std::uint64_t now = os_now_ms();
   g_cache_lock.lock();
   for (segment* s = g_cache; s; s = s->next) {
@@ -249,7 +249,7 @@ void segment_abandon(segment* s) {
   s->prev = nullptr;
   g_abandoned_lock.lock();
   s->next = g_abandoned;
-  g_abandoned = s;
+  __atomic_store_n(&g_abandoned, s, __ATOMIC_RELAXED);  // peeked at without the lock
   g_abandoned_lock.unlock();
   g_stats.abandoned.fetch_add(1, std::memory_order_relaxed);
 }
@@ -258,7 +258,7 @@ segment* segment_take_abandoned() {
   if (__atomic_load_n(&g_abandoned, __ATOMIC_RELAXED) == nullptr) return nullptr;
   g_abandoned_lock.lock();
   segment* s = g_abandoned;
-  if (s) g_abandoned = s->next;
+  if (s) __atomic_store_n(&g_abandoned, s->next, __ATOMIC_RELAXED);
   g_abandoned_lock.unlock();
   if (s) {
     s->next = nullptr;
