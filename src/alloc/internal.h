@@ -94,9 +94,7 @@ struct page {
   std::uint16_t slice_count;    // 0: slice not a page head
   std::uint8_t cls;
   std::uint8_t in_use;          // assigned to a class
-  std::uint8_t is_huge;
   std::uint8_t aligned;        // holds over-aligned (interior) pointers: owner has kAlignedFlag
-  std::uint64_t free_at;        // when the slices were freed (for decay), coarse ms
 };
 inline constexpr std::uintptr_t kAlignedFlag = 1;  // page holds over-aligned (interior) pointers
 
@@ -114,7 +112,6 @@ struct segment {
   std::uint64_t dirty_slices;   // free slices not yet returned to the OS
   std::uint64_t purge_at;       // earliest decay deadline of dirty slices (coarse ms), 0: none
   std::uint64_t freed_at[kSlices];  // when each free slice became free (coarse ms)
-  std::uint64_t cached_at;      // when put in the global cache
   std::size_t huge_offset;      // huge: block offset from the segment start
   std::size_t huge_size;        // huge: usable bytes
   page* slice_page[kSlices];    // slice -> its page's metadata (nullptr: free slice)

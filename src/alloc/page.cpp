@@ -21,7 +21,6 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   pg->next = pg->prev = nullptr;
   pg->cls = static_cast<std::uint8_t>(cls);
   pg->in_use = 1;
-  pg->is_huge = 0;
   pg->aligned = 0;
 }
 

@@ -116,7 +116,6 @@ void segment_release(heap* h, segment* s) {
   }
   s->owner = nullptr;
   s->prev = nullptr;
-  s->cached_at = os_now_ms();
   g_cache_lock.lock();
   if (g_cache_count < static_cast<std::size_t>(g_options.segment_cache)) {
     s->next = g_cache;
