@@ -51,7 +51,7 @@ page* find_page(heap* h, std::size_t cls) {
       }
     }
   } else if (head && cur == &g_empty_page && refill(head)) {
-    h->current[cls] = head;
+    set_current(h, cls, head);
     return head;
   }
   page* pg = segment_page_alloc(h, cls);

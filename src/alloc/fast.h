@@ -14,8 +14,7 @@ inline std::size_t size_class(std::size_t size) {
 inline void* malloc_fast(std::size_t size) {
   heap* h = t_heap;
   if (KEEL_LIKELY(size <= kSmallMax)) {
-    const std::size_t cls = size_class(size);
-    page* pg = h->current[cls];
+    page* pg = size <= kTinyMax ? h->direct[(size + 15) >> 4] : h->current[class_of_large(size)];
     const std::uintptr_t b = pg->free;
     if (KEEL_LIKELY(b != 0)) {
       block* blk = reinterpret_cast<block*>(b);
@@ -25,7 +24,7 @@ inline void* malloc_fast(std::size_t size) {
       blk->freed = 0;
       ++pg->used;
 #ifdef KEEL_ALLOC_WITH_STATS
-      ++h->stat_alloc[cls];
+      ++h->stat_alloc[pg->cls];
 #endif
       return blk;
     }

@@ -18,6 +18,7 @@ template <std::size_t... I>
 constexpr heap make_empty_heap(std::index_sequence<I...>) {
   heap h{};
   ((h.current[I] = &g_empty_page), ...);
+  for (page*& d : h.direct) d = &g_empty_page;
   h.is_static = 1;
   return h;
 }
@@ -87,7 +88,7 @@ void heap_abandon(heap* h) {
   }
   h->segments = nullptr;
   for (std::size_t c = 0; c < kClasses; ++c) {
-    h->current[c] = &g_empty_page;
+    set_current(h, c, &g_empty_page);
     h->queue[c] = nullptr;
   }
 }
@@ -144,7 +145,7 @@ heap* heap_new() {
   }
   if (h) {
     std::memset(static_cast<void*>(h), 0, sizeof(heap));
-    for (std::size_t c = 0; c < kClasses; ++c) h->current[c] = &g_empty_page;
+    for (std::size_t c = 0; c < kClasses; ++c) set_current(h, c, &g_empty_page);
     h->next_free = g_live;
     g_live = h;
   }

@@ -121,8 +121,10 @@ static_assert(sizeof(segment) <= kSliceSize);
 inline constexpr std::uint64_t kSegmentMagic = 0x6b65656c2d736567ull;
 
 // A thread's heap: one page queue per class, the page that serves each class, its segments.
+inline constexpr std::size_t kDirect = kTinyMax / 16 + 1;  // direct[(size + 15) / 16], size <= 1 KiB
 struct heap {
-  page* current[kClasses];      // fast path: pops current[cls]->free; the empty page when none
+  page* direct[kDirect];        // fast path for size <= 1 KiB: current page by (size + 15) / 16
+  page* current[kClasses];      // fast path above 1 KiB: pops current[cls]->free; empty page: none
   page* queue[kClasses];        // every page of the class owned by this heap (current first)
   segment* segments;            // normal segments owned by this heap
   std::uint64_t tid;            // for diagnostics
@@ -132,6 +134,16 @@ struct heap {
   std::uint64_t stat_alloc[kClasses];  // counted only with KEEL_ALLOC_WITH_STATS
   std::uint64_t stat_free;
 };
+
+// The class's current page (and the direct entries of sizes in that class).
+inline void set_current(heap* h, std::size_t cls, page* pg) {
+  h->current[cls] = pg;
+  if (class_size(cls) <= kTinyMax) {
+    const std::size_t lo = cls == 0 ? 0 : class_size(cls - 1) / 16 + 1;
+    const std::size_t hi = class_size(cls) / 16;
+    for (std::size_t i = lo; i <= hi; ++i) h->direct[i] = pg;
+  }
+}
 
 // ---- options (options.cpp) ------------------------------------------------------------------
 struct options_t {

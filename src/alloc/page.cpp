@@ -67,7 +67,7 @@ void page_queue_push(heap* h, page* pg) {
   pg->next = head;
   if (head) head->prev = pg;
   head = pg;
-  h->current[pg->cls] = pg;
+  set_current(h, pg->cls, pg);
 }
 
 void page_queue_add(heap* h, page* pg) {
@@ -84,7 +84,7 @@ void page_queue_remove(heap* h, page* pg) {
   else h->queue[pg->cls] = pg->next;
   if (pg->next) pg->next->prev = pg->prev;
   pg->next = pg->prev = nullptr;
-  if (h->current[pg->cls] == pg) h->current[pg->cls] = &g_empty_page;
+  if (h->current[pg->cls] == pg) set_current(h, pg->cls, &g_empty_page);
 }
 
 // The owner freed the page's last block. The class's current page stays (it will be refilled
