@@ -173,6 +173,13 @@ void* realloc_impl(void* p, std::size_t size) {
   }
   if (KEEL_LIKELY(pg && !pg->aligned && (a & 15) == 0)) {
     avail = pg->block_size;  // a block start of a normal page (the free below checks it)
+    // A one-block page (classes above 64 KiB) owned by this thread grows into the free slices
+    // behind it: no copy.
+    if (size > avail && size <= kSmallMax && pg->reserved == 1 && pg->start == p &&
+        pg->owner.load(std::memory_order_relaxed) == reinterpret_cast<std::uintptr_t>(t_heap) &&
+        segment_page_grow(const_cast<page*>(pg), size)) {
+      return p;
+    }
   } else {
     segment* s = segment_lookup(p);
     if (!s) os_fatal("realloc(): pointer not allocated by keel", p);
@@ -180,7 +187,13 @@ void* realloc_impl(void* p, std::size_t size) {
     avail = usable_size(p);
   }
   if (size <= avail && (size >= avail / 2 || avail <= 64)) return p;  // fits, not too wasteful
-  void* q = malloc_fast(size);
+  // Growing past 64 KiB: ask for half as much again. Such blocks have pages of their own whose
+  // untouched tail is never resident, and a growing buffer moves (and fragments) far less often.
+  std::size_t request = size;
+  if (size > avail && size > 65536 && size <= kSmallMax) {
+    request = size + size / 2 > kSmallMax ? kSmallMax : size + size / 2;
+  }
+  void* q = malloc_fast(request);
   if (!q) return nullptr;  // errno is ENOMEM; p is untouched
   std::memcpy(q, p, size < avail ? size : avail);
   free_fast(p);

@@ -196,6 +196,7 @@ page* segment_page_alloc(heap* h, std::size_t cls) KEEL_HIDDEN;  // a fresh page
 // Page empty: its slices go back to the segment; true when the segment emptied and was released.
 bool segment_page_free(heap* h, page* pg) KEEL_HIDDEN;
 void segment_locks(int op) KEEL_HIDDEN;  // fork: 0 lock, 1 unlock
+bool segment_page_grow(page* pg, std::size_t bytes) KEEL_HIDDEN;  // one-block page, in place
 void segment_release(heap* h, segment* s) KEEL_HIDDEN;  // empty segment: cache or unmap
 void segment_abandon(segment* s) KEEL_HIDDEN;            // thread exit: hand the segment back
 segment* segment_take_abandoned() KEEL_HIDDEN;

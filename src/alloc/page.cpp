@@ -87,11 +87,12 @@ void page_queue_remove(heap* h, page* pg) {
   if (h->current[pg->cls] == pg) set_current(h, pg->cls, &g_empty_page);
 }
 
-// The owner freed the page's last block. The class's current page stays (it will be refilled
-// soon); any other page goes back to its segment.
+// The owner freed the page's last block. A small (one-slice) current page stays: it will be
+// refilled soon and costs at most 64 KiB. Any other page goes back to its segment, so the
+// resident memory of big pages follows use (the slices stay resident until they decay).
 void page_became_empty(page* pg) {
   heap* h = t_heap;
-  if (h->current[pg->cls] == pg) return;
+  if (h->current[pg->cls] == pg && pg->slice_count == 1) return;
   page_queue_remove(h, pg);
   segment_page_free(h, pg);
 }

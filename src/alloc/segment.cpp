@@ -175,6 +175,10 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
     } else if (attempt == 1) {
       if (segment* a = segment_take_abandoned()) heap_adopt(h, a);
     } else if (attempt == 2) {
+      // The footprint grows: free memory that could not serve this request (fragmented runs)
+      // goes back to the OS now instead of after the decay, so the resident set does not hold
+      // both.
+      segment_purge_expired(h, os_now_ms(), true);
       segment* fresh = segment_new();
       if (!fresh) return nullptr;
       segment_link(h, fresh);
@@ -199,6 +203,23 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   ++s->used_pages;
   g_stats.pages_bytes.fetch_add(n * kSliceSize, std::memory_order_relaxed);
   return pg;
+}
+
+// realloc of a one-block page: takes the free slices right behind it, if there are enough.
+bool segment_page_grow(page* pg, std::size_t bytes) {
+  segment* s = segment_of(pg);
+  const std::size_t first = pg->slice_index, n = pg->slice_count;
+  const std::size_t want = (bytes + kSliceSize - 1) / kSliceSize;
+  if (want <= n || first + want > kSlices || g_options.hardened) return false;
+  const std::uint64_t extra = run_mask(first + n, want - n);
+  if ((s->free_slices & extra) != extra) return false;
+  s->free_slices &= ~extra;
+  s->dirty_slices &= ~extra;
+  for (std::size_t i = first + n; i < first + want; ++i) s->slice_page[i] = pg;
+  pg->slice_count = static_cast<std::uint16_t>(want);
+  pg->block_size = static_cast<std::uint32_t>(want * kSliceSize);
+  g_stats.pages_bytes.fetch_add((want - n) * kSliceSize, std::memory_order_relaxed);
+  return true;
 }
 
 bool segment_page_free(heap* h, page* pg) {
