@@ -178,7 +178,6 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
       // The footprint grows: free memory that could not serve this request (fragmented runs)
       // goes back to the OS now instead of after the decay, so the resident set does not hold
       // both.
-      segment_purge_expired(h, os_now_ms(), true);
       segment* fresh = segment_new();
       if (!fresh) return nullptr;
       segment_link(h, fresh);
