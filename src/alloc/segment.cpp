@@ -154,7 +154,9 @@ segment* segment_lookup(const void* p) {
 }
 
 page* segment_page_alloc(heap* h, std::size_t cls) {
-  const std::size_t n = class_slices(cls);
+  std::size_t n = class_slices(cls);
+  // Hardened: the page's last 4 KiB is a guard; a one-block page needs room for its block.
+  if (g_options.hardened && n * kSliceSize - kOsPage < class_size(cls)) ++n;
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {

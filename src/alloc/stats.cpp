@@ -22,13 +22,6 @@ void put_line(const char* label, std::size_t v) {
 }  // namespace
 
 void stats_print() {
-  const heap* hh = t_heap;
-  for (std::size_t c = 0; c < kClasses; ++c) {
-    std::size_t n = 0, used = 0, cap = 0, sl = 0;
-    for (page* pg = hh->queue[c]; pg; pg = pg->next) { ++n; used += pg->used; cap += pg->capacity; sl += pg->slice_count; }
-    if (n) { char b[160]; std::snprintf(b, sizeof b, "class %zu (%zu): pages %zu slices %zu used %zu carved %zu\n", c, class_size(c), n, sl, used, cap); os_write(b); }
-  }
-  for (segment* s = hh->segments; s; s = s->next) { char b[100]; std::snprintf(b, sizeof b, "seg free %016lx dirty %016lx\n", (unsigned long)s->free_slices, (unsigned long)s->dirty_slices); os_write(b); }
   const keel_alloc_info i = keel_alloc_info_get();
   put_line("segment bytes mapped", i.mapped);
   put_line("peak segment bytes", i.peak_mapped);

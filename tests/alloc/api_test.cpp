@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -264,6 +265,25 @@ TEST_F(AllocMisuseDeathTest, InteriorPointerAborts) {
         keel_free(p + 8);
       },
       "middle of a block|not allocated by keel");
+}
+
+// Run by the `alloc.hardened.*` ctest entries (KEEL_ALLOC_HARDENED=1); skipped otherwise.
+TEST_F(AllocMisuseDeathTest, HardenedDetectsCorruptedFreeList) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (!hardened || std::strcmp(hardened, "1") != 0) GTEST_SKIP() << "needs KEEL_ALLOC_HARDENED=1";
+  EXPECT_DEATH(
+      {
+        auto* a = static_cast<std::uintptr_t*>(keel_malloc(48));
+        void* keep = keel_malloc(48);
+        keel_free(a);
+        a[0] = 0x4141414141414141ull;  // use after free: overwrite the free-list link
+        void* x = keel_malloc(48);
+        void* y = keel_malloc(48);
+        keel_free(x);
+        keel_free(y);
+        keel_free(keep);
+      },
+      "heap corruption");
 }
 
 }  // namespace
