@@ -87,6 +87,8 @@ void heap_abandon(heap* h) {
     s = next;
   }
   h->segments = nullptr;
+  h->pages = h->new_pages = 0;
+  h->purge_at = 0;
   for (std::size_t c = 0; c < kClasses; ++c) {
     set_current(h, c, &g_empty_page);
     h->queue[c] = nullptr;

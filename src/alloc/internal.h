@@ -128,8 +128,10 @@ struct heap {
   page* queue[kClasses];        // every page of the class owned by this heap (current first)
   segment* segments;            // normal segments owned by this heap
   std::uint64_t tid;            // for diagnostics
-  std::uint32_t slow_count;
   std::uint32_t is_static;      // the shared empty heap
+  std::size_t pages;            // pages owned (for rate-limiting full collections)
+  std::size_t new_pages;        // pages taken since the last full collection
+  std::uint64_t purge_at;       // earliest purge deadline over the heap's segments (0: none)
   heap* next_free;              // heap pool
   std::uint64_t stat_alloc[kClasses];  // counted only with KEEL_ALLOC_WITH_STATS
   std::uint64_t stat_free;

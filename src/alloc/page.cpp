@@ -24,12 +24,12 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   pg->aligned = 0;
 }
 
-// Carves up to 16 KiB (at least one block) of fresh blocks into the (empty) free list, in
+// Carves up to 4 KiB (at least one block) of fresh blocks into the (empty) free list, in
 // address order. Touching memory lazily keeps the resident set small for big pages.
 bool page_extend(page* pg) {
   if (pg->capacity >= pg->reserved) return false;
   const std::size_t bs = pg->block_size;
-  std::size_t n = (std::size_t{16} << 10) / bs;
+  std::size_t n = (std::size_t{4} << 10) / bs;
   if (n == 0) n = 1;
   if (n > pg->reserved - pg->capacity) n = pg->reserved - pg->capacity;
   std::uint8_t* first = pg->start + std::size_t{pg->capacity} * bs;

@@ -172,8 +172,12 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
     }
     if (first != 64) break;
     if (attempt == 0) {
-      // Memory other threads gave back may free whole pages: collect before mapping more.
-      heap_collect(h, false, false);
+      // Memory other threads gave back may free whole pages: collect before mapping more — at
+      // most once per pages/4 new pages, so a growing heap does not rescan all its pages.
+      if (h->new_pages >= 16 + h->pages / 4) {
+        h->new_pages = 0;
+        heap_collect(h, false, false);
+      }
     } else if (attempt == 1) {
       if (segment* a = segment_take_abandoned()) heap_adopt(h, a);
     } else if (attempt == 2) {
@@ -202,6 +206,8 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   page_init(pg, cls, slice_addr(s, first), bytes);
   pg->owner.store(reinterpret_cast<std::uintptr_t>(h), std::memory_order_relaxed);
   ++s->used_pages;
+  ++h->pages;
+  ++h->new_pages;
   g_stats.pages_bytes.fetch_add(n * kSliceSize, std::memory_order_relaxed);
   return pg;
 }
@@ -237,6 +243,10 @@ bool segment_page_free(heap* h, page* pg) {
   const std::uint64_t now = os_now_ms();
   for (std::size_t i = 0; i < n; ++i) s->freed_at[first + i] = now;
   if (s->purge_at == 0) s->purge_at = now + static_cast<std::uint64_t>(g_options.decay_ms);
+  if (h) {
+    --h->pages;
+    if (h->purge_at == 0 || s->purge_at < h->purge_at) h->purge_at = s->purge_at;
+  }
   g_stats.pages_bytes.fetch_sub(n * kSliceSize, std::memory_order_relaxed);
   if (--s->used_pages == 0 && (s->prev || s->next || h == nullptr)) {
     // Empty and not the heap's only segment: it leaves the heap.
@@ -248,8 +258,13 @@ bool segment_page_free(heap* h, page* pg) {
 }
 
 void segment_purge_expired(heap* h, std::uint64_t now, bool force) {
-  for (segment* s = h->segments; s; s = s->next) {
-    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
+  if (force || (h->purge_at != 0 && h->purge_at <= now)) {
+    std::uint64_t next = 0;
+    for (segment* s = h->segments; s; s = s->next) {
+      if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
+      if (s->purge_at && (next == 0 || s->purge_at < next)) next = s->purge_at;
+    }
+    h->purge_at = next;
   }
   segment_cache_trim(force);
 }
@@ -291,6 +306,7 @@ segment* segment_take_abandoned() {
 // Takes over an abandoned segment: its pages join h's queues, empty ones go back to the segment.
 void heap_adopt(heap* h, segment* s) {
   segment_link(h, s);
+  if (s->purge_at && (h->purge_at == 0 || s->purge_at < h->purge_at)) h->purge_at = s->purge_at;
   for (std::size_t i = 1; i < kSlices;) {
     page* pg = s->slice_page[i];
     if (!pg) {
@@ -298,6 +314,7 @@ void heap_adopt(heap* h, segment* s) {
       continue;
     }
     i += pg->slice_count;
+    ++h->pages;
     pg->owner.store(reinterpret_cast<std::uintptr_t>(h) | (pg->aligned ? kAlignedFlag : 0),
                     std::memory_order_release);
     page_collect_remote(pg);
