@@ -122,6 +122,34 @@ TEST(AllocApi, AlignmentErrors) {
   keel_free(pv);
 }
 
+TEST(AllocApi, ExtremeArgumentsFailCleanly) {
+  const std::size_t max = static_cast<std::size_t>(-1);
+  errno = 0;
+  EXPECT_EQ(keel_aligned_alloc(std::size_t{1} << 62, 1), nullptr);
+  EXPECT_EQ(errno, ENOMEM);
+  void* p = nullptr;
+  EXPECT_EQ(keel_posix_memalign(&p, std::size_t{1} << 63, 1), ENOMEM);
+  EXPECT_EQ(keel_posix_memalign(&p, 64, max), ENOMEM);
+  EXPECT_EQ(p, nullptr);
+  errno = 0;
+  EXPECT_EQ(keel_memalign(max / 2 + 2, 1), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_EQ(keel_valloc(max - 100), nullptr);
+  EXPECT_EQ(keel_pvalloc(max - 100), nullptr);
+  void* q = keel_malloc(100);
+  errno = 0;
+  EXPECT_EQ(keel_realloc(q, max - 4096), nullptr);  // fails; q is untouched
+  EXPECT_EQ(errno, ENOMEM);
+  EXPECT_GE(keel_malloc_usable_size(q), 100u);
+  void* big = keel_malloc(std::size_t{2} << 20);
+  EXPECT_EQ(keel_realloc(big, max / 2), nullptr);
+  keel_free(big);
+  keel_free(q);
+  void* z = keel_calloc(0, 100);
+  EXPECT_NE(z, nullptr);
+  keel_free(z);
+}
+
 TEST(AllocApi, CallocZeroesAndChecksOverflow) {
   for (int round = 0; round < 3; ++round) {
     // Dirty some memory first so reuse is visible.
