@@ -70,6 +70,7 @@ void* malloc_slow(std::size_t size, bool zero) {
     errno = ENOMEM;
     return nullptr;
   }
+  if (h->retired_count) heap_retire_tick(h, false);
   const std::size_t cls = size_class(size);
   page* pg = find_page(h, cls);
   if (!pg) {
@@ -144,6 +145,7 @@ std::size_t usable_size(const void* p) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (s->kind == segment_kind::huge) {
     const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(s) + s->huge_offset;
+    if (s->used_pages == 0) os_fatal("pointer to a freed huge block", p);
     if (a < base || a >= base + s->huge_size) os_fatal("pointer not allocated by keel", p);
     return base + s->huge_size - a;
   }

@@ -64,6 +64,7 @@ void free_slow(void* p) {
     if (a != reinterpret_cast<std::uintptr_t>(s) + s->huge_offset) {
       os_fatal("free(): pointer not allocated by keel (inside a huge block)", p);
     }
+    if (s->used_pages == 0) double_free(p);  // the mapping is in the huge cache
     huge_free(s);
     return;
   }

@@ -88,6 +88,7 @@ void heap_abandon(heap* h) {
   }
   h->segments = nullptr;
   h->pages = h->new_pages = 0;
+  h->retired_count = 0;
   h->purge_at = 0;
   for (std::size_t c = 0; c < kClasses; ++c) {
     set_current(h, c, &g_empty_page);
@@ -209,6 +210,7 @@ void heap_trim() {
   if (!h) return;
   while (segment* s = segment_take_abandoned()) heap_adopt(h, s);
   heap_collect(h, true, true);
+  huge_cache_release_all();
 }
 
 }  // namespace keel::alloc::detail

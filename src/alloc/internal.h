@@ -95,6 +95,7 @@ struct page {
   std::uint8_t cls;
   std::uint8_t in_use;          // assigned to a class
   std::uint8_t aligned;        // holds over-aligned (interior) pointers: owner has kAlignedFlag
+  std::uint8_t retire;          // empty current page kept for `retire` more slow paths (0: not)
 };
 inline constexpr std::uintptr_t kAlignedFlag = 1;  // page holds over-aligned (interior) pointers
 
@@ -132,6 +133,8 @@ struct heap {
   std::size_t pages;            // pages owned (for rate-limiting full collections)
   std::size_t new_pages;        // pages taken since the last full collection
   std::uint64_t purge_at;       // earliest purge deadline over the heap's segments (0: none)
+  page* retired[8];             // empty current pages of more than one slice, kept a little
+  std::uint32_t retired_count;
   heap* next_free;              // heap pool
   std::uint64_t stat_alloc[kClasses];  // counted only with KEEL_ALLOC_WITH_STATS
   std::uint64_t stat_free;
@@ -215,6 +218,9 @@ void page_queue_push(heap* h, page* pg) KEEL_HIDDEN;
 void page_queue_add(heap* h, page* pg) KEEL_HIDDEN;
 void page_queue_remove(heap* h, page* pg) KEEL_HIDDEN;
 void page_became_empty(page* pg) KEEL_HIDDEN;        // owner's last block came back
+void page_unretire(heap* h, page* pg) KEEL_HIDDEN;   // drop pg from the retired list
+// On slow paths: frees retired pages retired long enough (all empty ones with release_all).
+void heap_retire_tick(heap* h, bool release_all) KEEL_HIDDEN;
 [[noreturn]] void page_corrupt(const page* pg, std::uintptr_t next) KEEL_HIDDEN;
 inline bool page_contains(const page* pg, std::uintptr_t p) {
   return p - reinterpret_cast<std::uintptr_t>(pg->start) <
@@ -247,6 +253,7 @@ void* realloc_impl(void* p, std::size_t size) KEEL_HIDDEN;
 void* huge_alloc(std::size_t size, std::size_t align, bool zero) KEEL_HIDDEN;
 void huge_free(segment* s) KEEL_HIDDEN;
 void* huge_realloc(segment* s, void* p, std::size_t size) KEEL_HIDDEN;
+void huge_cache_release_all() KEEL_HIDDEN;  // malloc_trim
 
 // ---- stats.cpp ------------------------------------------------------------------------------
 struct os_stats {

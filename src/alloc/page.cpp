@@ -22,6 +22,7 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   pg->cls = static_cast<std::uint8_t>(cls);
   pg->in_use = 1;
   pg->aligned = 0;
+  pg->retire = 0;
 }
 
 // Carves up to 4 KiB (at least one block) of fresh blocks into the (empty) free list, in
@@ -88,13 +89,49 @@ void page_queue_remove(heap* h, page* pg) {
 }
 
 // The owner freed the page's last block. A small (one-slice) current page stays: it will be
-// refilled soon and costs at most 64 KiB. Any other page goes back to its segment, so the
-// resident memory of big pages follows use (the slices stay resident until they decay).
+// refilled soon and costs at most 64 KiB. A bigger current page is retired: kept for the next 16
+// slow paths of the heap (a malloc/free loop keeps reusing it), then freed if still empty. Any
+// other page goes back to its segment at once, so the resident memory of big pages follows use.
 void page_became_empty(page* pg) {
   heap* h = t_heap;
-  if (h->current[pg->cls] == pg && pg->slice_count == 1) return;
+  if (h->current[pg->cls] == pg) {
+    if (pg->slice_count == 1 || pg->retire) return;
+    if (h->retired_count < 4) {
+      pg->retire = pg->slice_count <= 2 ? 16 : 4;
+      h->retired[h->retired_count++] = pg;
+      return;
+    }
+  }
   page_queue_remove(h, pg);
   segment_page_free(h, pg);
+}
+
+void page_unretire(heap* h, page* pg) {
+  for (std::uint32_t i = 0; i < h->retired_count; ++i) {
+    if (h->retired[i] == pg) {
+      h->retired[i] = h->retired[--h->retired_count];
+      break;
+    }
+  }
+  pg->retire = 0;
+}
+
+void heap_retire_tick(heap* h, bool release_all) {
+  for (std::uint32_t i = 0; i < h->retired_count;) {
+    page* pg = h->retired[i];
+    if (pg->used != 0) {  // in use again: no longer retired
+      pg->retire = 0;
+      h->retired[i] = h->retired[--h->retired_count];
+      continue;
+    }
+    if (release_all || --pg->retire == 0) {
+      h->retired[i] = h->retired[--h->retired_count];
+      page_queue_remove(h, pg);
+      segment_page_free(h, pg);
+      continue;
+    }
+    ++i;
+  }
 }
 
 std::uint8_t* page_block_start(const page* pg, const void* p) {

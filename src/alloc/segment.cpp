@@ -154,6 +154,8 @@ segment* segment_lookup(const void* p) {
 }
 
 page* segment_page_alloc(heap* h, std::size_t cls) {
+  // A new page is needed: retired empty pages give their (resident) slices back first.
+  if (h->retired_count) heap_retire_tick(h, true);
   std::size_t n = class_slices(cls);
   // Hardened: the page's last 4 KiB is a guard; a one-block page needs room for its block.
   if (g_options.hardened && n * kSliceSize - kOsPage < class_size(cls)) ++n;
@@ -231,6 +233,7 @@ bool segment_page_grow(page* pg, std::size_t bytes) {
 
 bool segment_page_free(heap* h, page* pg) {
   segment* s = segment_of(pg);
+  if (pg->retire && h) page_unretire(h, pg);
   const std::size_t first = pg->slice_index, n = pg->slice_count;
   if (g_options.hardened) os_protect(slice_addr(s, first) + n * kSliceSize - kOsPage, kOsPage, true);
   for (std::size_t i = 0; i < n; ++i) s->slice_page[first + i] = nullptr;
