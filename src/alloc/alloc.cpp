@@ -158,10 +158,7 @@ std::size_t usable_size(const void* p) {
 }
 
 void* realloc_impl(void* p, std::size_t size) {
-  if (!p) {
-    void* q = malloc_fast(size);
-    return q;
-  }
+  if (!p) return malloc_fast(size);
   if (size == 0) {  // glibc: realloc(p, 0) frees p and returns NULL
     free_fast(p);
     return nullptr;
@@ -169,7 +166,7 @@ void* realloc_impl(void* p, std::size_t size) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t chunk = a >> kSegmentShift;
   std::size_t avail;
-  const page* pg = nullptr;
+  page* pg = nullptr;
   if (KEEL_LIKELY(chunk < kChunks && __atomic_load_n(&g_segmap[chunk], __ATOMIC_RELAXED) == 1)) {
     pg = segment_of(p)->slice_page[(a & kSegmentMask) >> kSliceShift];
   }
@@ -179,7 +176,7 @@ void* realloc_impl(void* p, std::size_t size) {
     // behind it: no copy.
     if (size > avail && size <= kSmallMax && pg->reserved == 1 && pg->start == p &&
         pg->owner.load(std::memory_order_relaxed) == reinterpret_cast<std::uintptr_t>(t_heap) &&
-        segment_page_grow(const_cast<page*>(pg), size)) {
+        segment_page_grow(pg, size)) {
       return p;
     }
   } else {
