@@ -13,21 +13,25 @@ inline std::size_t size_class(std::size_t size) {
 
 inline void* malloc_fast(std::size_t size) {
   heap* h = t_heap;
-  if (KEEL_LIKELY(size <= kSmallMax)) {
-    page* pg = size <= kTinyMax ? h->direct[(size + 15) >> 4] : h->current[class_of_large(size)];
-    const std::uintptr_t b = pg->free;
-    if (KEEL_LIKELY(b != 0)) {
-      block* blk = reinterpret_cast<block*>(b);
-      const std::uintptr_t next = encode(blk->next, pg);
-      if (KEEL_UNLIKELY(pg->key != 0) && next != 0 && !page_contains(pg, next)) page_corrupt(pg, next);
-      pg->free = next;
-      blk->freed = 0;
-      ++pg->used;
+  page* pg;
+  if (KEEL_LIKELY(size <= kTinyMax)) {
+    pg = h->direct[(size + 15) >> 4];
+  } else if (size <= kSmallMax) {
+    pg = h->current[class_of_large(size)];
+  } else {
+    return malloc_slow(size, false);
+  }
+  const std::uintptr_t b = pg->free;
+  // Hardened pages (a non-zero key) pop through the checking slow path.
+  if (KEEL_LIKELY(b != 0 && pg->key == 0)) {
+    block* blk = reinterpret_cast<block*>(b);
+    pg->free = blk->next;
+    blk->freed = 0;
+    ++pg->used;
 #ifdef KEEL_ALLOC_WITH_STATS
-      ++h->stat_alloc[pg->cls];
+    ++h->stat_alloc[pg->cls];
 #endif
-      return blk;
-    }
+    return blk;
   }
   return malloc_slow(size, false);
 }
