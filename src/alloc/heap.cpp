@@ -99,8 +99,10 @@ void heap_abandon(heap* h) {
 void atfork_prepare() {
   g_heaps_lock.lock();
   segment_locks(0);
+  huge_locks(0);
 }
 void atfork_parent() {
+  huge_locks(1);
   segment_locks(1);
   g_heaps_lock.unlock();
 }
@@ -108,6 +110,7 @@ void atfork_parent() {
 // the fork, so the child never touches them: their pages stay as they were (blocks the child
 // frees there go to remote lists) and the child allocates from its own heap. Locks are released.
 void atfork_child() {
+  huge_locks(1);
   segment_locks(1);
   heap* me = t_heap;
   g_live = me->is_static ? nullptr : me;

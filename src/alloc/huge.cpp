@@ -78,6 +78,12 @@ segment* take_cached(std::size_t offset, std::size_t total) {
 
 void huge_cache_release_all() { release_expired(true); }
 
+// Fork support (heap.cpp): hold or release the huge-cache lock.
+void huge_locks(int op) {
+  if (op == 0) g_huge_lock.lock();
+  else g_huge_lock.unlock();
+}
+
 void* huge_alloc(std::size_t size, std::size_t align, bool zero) {
   process_init();
   if (align < kOsPage) align = kOsPage;

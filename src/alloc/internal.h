@@ -254,6 +254,7 @@ void* huge_alloc(std::size_t size, std::size_t align, bool zero) KEEL_HIDDEN;
 void huge_free(segment* s) KEEL_HIDDEN;
 void* huge_realloc(segment* s, void* p, std::size_t size) KEEL_HIDDEN;
 void huge_cache_release_all() KEEL_HIDDEN;  // malloc_trim
+void huge_locks(int op) KEEL_HIDDEN;        // fork: 0 lock, 1 unlock
 
 // ---- stats.cpp ------------------------------------------------------------------------------
 struct os_stats {
