@@ -162,7 +162,8 @@ TEST(AllocStress, ForkFromThreadedProcess) {
         const std::uint64_t r = next(x);
         void*& slot = live[r % live.size()];
         keel_free(slot);
-        slot = keel_malloc(1 + r % 3000);
+        // Mostly small blocks, some huge ones (the huge cache's lock is held across fork too).
+        slot = keel_malloc(r % 64 == 0 ? (std::size_t{2} << 20) + r % 4096 : 1 + r % 3000);
       }
       for (void* p : live) keel_free(p);
     });
@@ -192,6 +193,7 @@ TEST(AllocStress, ForkFromThreadedProcess) {
       }
       std::vector<void*> v;
       for (int i = 0; i < 20000; ++i) v.push_back(keel_malloc(1 + i % 70000));
+      for (int i = 0; i < 8; ++i) v.push_back(keel_malloc(std::size_t{3} << 20));
       for (void* p : v) keel_free(p);
       _exit(rc);
     }
