@@ -133,7 +133,7 @@ struct heap {
   std::size_t pages;            // pages owned (for rate-limiting full collections)
   std::size_t new_pages;        // pages taken since the last full collection
   std::uint64_t purge_at;       // earliest purge deadline over the heap's segments (0: none)
-  page* retired[8];             // empty current pages of more than one slice, kept a little
+  page* retired[4];             // empty current pages of more than one slice, kept a little
   std::uint32_t retired_count;
   heap* next_free;              // heap pool
   std::uint64_t stat_alloc[kClasses];  // counted only with KEEL_ALLOC_WITH_STATS

@@ -96,7 +96,7 @@ void page_became_empty(page* pg) {
   heap* h = t_heap;
   if (h->current[pg->cls] == pg) {
     if (pg->slice_count == 1 || pg->retire) return;
-    if (h->retired_count < 4) {
+    if (h->retired_count < sizeof h->retired / sizeof h->retired[0]) {
       pg->retire = pg->slice_count <= 2 ? 16 : 4;
       h->retired[h->retired_count++] = pg;
       return;
