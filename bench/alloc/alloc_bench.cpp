@@ -26,15 +26,15 @@ using keel::bench::record;
 
 struct impl {
   std::string name;
-  std::string preload;  // empty: glibc
+  std::string preload;           // empty: glibc
   std::vector<std::string> env;  // extra environment (A/B switches)
   std::string error;
 };
 
 struct bench_case {
-  std::string name;      // record case name
+  std::string name;  // record case name
   std::vector<std::string> args;
-  bool has_floor;        // random-mixed family: also run with --noop
+  bool has_floor;  // random-mixed family: also run with --noop
 };
 
 std::string find_first(const std::vector<fs::path>& candidates) {
@@ -57,11 +57,13 @@ struct run_result {
   std::string error;
 };
 
-run_result run_once(const std::string& driver, const std::vector<std::string>& args, const impl& im) {
+run_result run_once(const std::string& driver, const std::vector<std::string>& args,
+                    const impl& im) {
   run_result out;
   std::vector<std::string> env_store;
   for (char** e = environ; *e; ++e) {
-    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 || std::strncmp(*e, "KEEL_ALLOC_", 11) == 0) continue;
+    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 || std::strncmp(*e, "KEEL_ALLOC_", 11) == 0)
+      continue;
     env_store.emplace_back(*e);
   }
   if (!im.preload.empty()) env_store.push_back("LD_PRELOAD=" + im.preload);
@@ -91,7 +93,8 @@ run_result run_once(const std::string& driver, const std::vector<std::string>& a
   }
   std::string text;
   char buf[256];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<std::size_t>(n));
   close(fds[0]);
   int status = 0;
   rusage ru{};
@@ -120,29 +123,30 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
   const fs::path self_dir = ctx.self.parent_path();
   const std::string driver =
       find_first({self_dir / "keel_alloc_driver", fs::path(KEEL_ALLOC_DRIVER_PATH)});
-  const std::string keel_so = find_first({self_dir / "libkeel_malloc.so",
-                                          self_dir / ".." / "lib" / "libkeel_malloc.so",
-                                          fs::path(KEEL_MALLOC_SO_PATH)});
-  std::vector<impl> impls = {{"glibc", "", {}, ""},
-                             {"keel", keel_so, {}, keel_so.empty() ? "libkeel_malloc.so not found" : ""},
-                             {"mimalloc", find_system_lib("libmimalloc.so.2"), {}, ""},
-                             {"jemalloc", find_system_lib("libjemalloc.so.2"), {}, ""},
-                             {"tcmalloc", find_system_lib("libtcmalloc_minimal.so.4"), {}, ""}};
+  const std::string keel_so =
+      find_first({self_dir / "libkeel_malloc.so", self_dir / ".." / "lib" / "libkeel_malloc.so",
+                  fs::path(KEEL_MALLOC_SO_PATH)});
+  std::vector<impl> impls = {
+      {"glibc", "", {}, ""},
+      {"keel", keel_so, {}, keel_so.empty() ? "libkeel_malloc.so not found" : ""},
+      {"mimalloc", find_system_lib("libmimalloc.so.2"), {}, ""},
+      {"jemalloc", find_system_lib("libjemalloc.so.2"), {}, ""},
+      {"tcmalloc", find_system_lib("libtcmalloc_minimal.so.4"), {}, ""}};
   for (impl& im : impls) {
-    if (im.name != "glibc" && im.preload.empty() && im.error.empty()) im.error = "shared library not installed";
+    if (im.name != "glibc" && im.preload.empty() && im.error.empty())
+      im.error = "shared library not installed";
   }
   const std::string scale = ctx.quick ? "0.25" : "1";
   std::vector<bench_case> cases = {
-      {"random-mixed", {"random-mixed"}, true},
-      {"random-mixed/257-768B", {"rm-heavy"}, true},
-      {"random-mixed/16-64B", {"rm-tiny"}, true},
-      {"random-mixed/1-32KiB", {"rm-medium"}, true},
+      {"random-mixed", {"random-mixed"}, true},      {"random-mixed/257-768B", {"rm-heavy"}, true},
+      {"random-mixed/16-64B", {"rm-tiny"}, true},    {"random-mixed/1-32KiB", {"rm-medium"}, true},
       {"realloc-growth", {"realloc-growth"}, false},
   };
   for (const char* w : {"larson", "prodcons", "false-sharing", "thread-churn"}) {
     for (int t : {1, 2, 4}) {
       cases.push_back({std::string(w) + "/" + std::to_string(t) + "t",
-                       {w, "--threads", std::to_string(t)}, false});
+                       {w, "--threads", std::to_string(t)},
+                       false});
     }
   }
   for (bench_case& c : cases) {
@@ -150,7 +154,10 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     c.args.push_back(scale);
   }
   // A/B: keel's hardened mode on the reference workload (its cost).
-  impl hardened{"keel-hardened", keel_so, {"KEEL_ALLOC_HARDENED=1"}, keel_so.empty() ? "libkeel_malloc.so not found" : ""};
+  impl hardened{"keel-hardened",
+                keel_so,
+                {"KEEL_ALLOC_HARDENED=1"},
+                keel_so.empty() ? "libkeel_malloc.so not found" : ""};
   impl floor_impl{"floor", "", {}, ""};
 
   const int rounds = ctx.quick ? 3 : 5;
@@ -165,7 +172,8 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
   if (driver.empty()) {
     std::vector<record> recs;
     for (const bench_case& c : cases) {
-      for (const impl& im : impls) recs.push_back({"", c.name, im.name, 0, 0, 0, 0, "keel_alloc_driver not found"});
+      for (const impl& im : impls)
+        recs.push_back({"", c.name, im.name, 0, 0, 0, 0, "keel_alloc_driver not found"});
     }
     return recs;
   }
@@ -231,14 +239,25 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
 }  // namespace
 
 KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELOAD") {
-  s.add_external("allocators (one process per run)", [](const keel::bench::context& c) { return run_all(c); });
-  s.note("each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
-         "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at 1/4 work); "
-         "time measured inside the driver around the workload; peak RSS = the child's ru_maxrss");
-  s.note("peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened = "
-         "libkeel_malloc.so with KEEL_ALLOC_HARDENED=1; floor = the same loop with the baseline no-op allocator");
-  s.note("random-mixed: bench/workloads/random_mixed.h (400 slots, 20M decisions); '(above floor)' records: "
-         "per-round allocator minus floor time, median");
-  s.note("larson: 1024-slot tables swapped between threads every 4096 ops; prodcons: SPSC ring, consumer "
-         "frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 rounds of short threads");
+  s.add_external("allocators (one process per run)",
+                 [](const keel::bench::context& c) { return run_all(c); });
+  s.note(
+      "each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
+      "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at "
+      "1/4 work); "
+      "time measured inside the driver around the workload; peak RSS = the child's ru_maxrss");
+  s.note(
+      "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
+      "= "
+      "libkeel_malloc.so with KEEL_ALLOC_HARDENED=1; floor = the same loop with the baseline no-op "
+      "allocator");
+  s.note(
+      "random-mixed: bench/workloads/random_mixed.h (400 slots, 20M decisions); '(above floor)' "
+      "records: "
+      "per-round allocator minus floor time, median");
+  s.note(
+      "larson: 1024-slot tables swapped between threads every 4096 ops; prodcons: SPSC ring, "
+      "consumer "
+      "frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 rounds of "
+      "short threads");
 }

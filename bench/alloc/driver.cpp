@@ -58,7 +58,8 @@ result run_random_mixed(std::uint32_t lo, std::uint32_t hi, double scale, bool n
         p, [&](std::size_t n) { return a.alloc(n); }, [](void*, std::size_t) {});
   } else {
     r.checksum = keel::bench::workload::random_mixed(
-        p, [](std::size_t n) { return std::malloc(n); }, [](void* q, std::size_t) { std::free(q); });
+        p, [](std::size_t n) { return std::malloc(n); },
+        [](void* q, std::size_t) { std::free(q); });
   }
   return r;
 }
@@ -141,7 +142,8 @@ result run_larson(int threads, double scale) {
 
 constexpr std::size_t kRingCap = 4096;
 struct spsc_ring {
-  std::vector<std::atomic<unsigned char*>> slots = std::vector<std::atomic<unsigned char*>>(kRingCap);
+  std::vector<std::atomic<unsigned char*>> slots =
+      std::vector<std::atomic<unsigned char*>>(kRingCap);
   alignas(64) std::atomic<std::uint64_t> head{0};
   alignas(64) std::atomic<std::uint64_t> tail{0};
 };
@@ -279,7 +281,8 @@ result run_thread_churn(int threads, double scale) {
   }
   for (auto& c : carry)
     for (unsigned char* p : c) std::free(p);
-  return {static_cast<std::uint64_t>(rounds) * static_cast<std::uint64_t>(threads) * kPerThread, sum.load()};
+  return {static_cast<std::uint64_t>(rounds) * static_cast<std::uint64_t>(threads) * kPerThread,
+          sum.load()};
 }
 
 int usage() {
@@ -318,20 +321,30 @@ int main(int argc, char** argv) {
   }
   const auto t0 = clock_type::now();
   result r;
-  if (w == "random-mixed") r = run_random_mixed(16, 1024, scale, noop);
-  else if (w == "rm-heavy") r = run_random_mixed(257, 768, scale, noop);
-  else if (w == "rm-tiny") r = run_random_mixed(16, 64, scale, noop);
-  else if (w == "rm-medium") r = run_random_mixed(1024, 32 << 10, scale, noop);
-  else if (w == "realloc-growth") r = run_realloc_growth(scale);
-  else if (w == "larson") r = run_larson(threads, scale);
+  if (w == "random-mixed")
+    r = run_random_mixed(16, 1024, scale, noop);
+  else if (w == "rm-heavy")
+    r = run_random_mixed(257, 768, scale, noop);
+  else if (w == "rm-tiny")
+    r = run_random_mixed(16, 64, scale, noop);
+  else if (w == "rm-medium")
+    r = run_random_mixed(1024, 32 << 10, scale, noop);
+  else if (w == "realloc-growth")
+    r = run_realloc_growth(scale);
+  else if (w == "larson")
+    r = run_larson(threads, scale);
   else if (w == "prodcons") {
     if (threads != 1 && threads != 2 && threads != 4) return usage();
     r = run_prodcons(threads, scale);
-  } else if (w == "false-sharing") r = run_false_sharing(threads, scale);
-  else if (w == "thread-churn") r = run_thread_churn(threads, scale);
-  else return usage();
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - t0).count();
-  std::printf("%lld %llu %llu\n", static_cast<long long>(ns), static_cast<unsigned long long>(r.ops),
-              static_cast<unsigned long long>(r.checksum));
+  } else if (w == "false-sharing")
+    r = run_false_sharing(threads, scale);
+  else if (w == "thread-churn")
+    r = run_thread_churn(threads, scale);
+  else
+    return usage();
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - t0).count();
+  std::printf("%lld %llu %llu\n", static_cast<long long>(ns),
+              static_cast<unsigned long long>(r.ops), static_cast<unsigned long long>(r.checksum));
   return 0;
 }

@@ -118,7 +118,8 @@ void* alloc_aligned(std::size_t size, std::size_t align, bool zero) {
     }
   }
   const std::size_t total = size + align - 1;
-  if (total > kSmallMax) return huge_alloc(kSmallMax + 1 > total ? kSmallMax + 1 : total, align, zero);
+  if (total > kSmallMax)
+    return huge_alloc(kSmallMax + 1 > total ? kSmallMax + 1 : total, align, zero);
   heap* h = heap_get_or_init();
   if (!h) {
     errno = ENOMEM;
@@ -131,7 +132,8 @@ void* alloc_aligned(std::size_t size, std::size_t align, bool zero) {
   page* pg = s->slice_page[(reinterpret_cast<std::uintptr_t>(raw) & kSegmentMask) >> kSliceShift];
   if (!pg->aligned) {
     pg->aligned = 1;
-    pg->owner.store(pg->owner.load(std::memory_order_relaxed) | kAlignedFlag, std::memory_order_relaxed);
+    pg->owner.store(pg->owner.load(std::memory_order_relaxed) | kAlignedFlag,
+                    std::memory_order_relaxed);
   }
   const std::uintptr_t a = (reinterpret_cast<std::uintptr_t>(raw) + align - 1) & ~(align - 1);
   void* p = reinterpret_cast<void*>(a);

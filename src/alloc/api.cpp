@@ -91,7 +91,8 @@ void* keel_pvalloc(size_t size) {
 size_t keel_malloc_usable_size(const void* p) { return p ? usable_size(p) : 0; }
 
 int keel_malloc_trim(size_t pad) {
-  (void)pad;  // keel keeps no top-of-heap reserve; everything free beyond the segments' headers goes
+  (void)
+      pad;  // keel keeps no top-of-heap reserve; everything free beyond the segments' headers goes
   const size_t before = g_stats.purged.load(std::memory_order_relaxed);
   const size_t mapped = g_stats.mapped.load(std::memory_order_relaxed);
   heap_trim();

@@ -69,7 +69,8 @@ void free_slow(void* p) {
     return;
   }
   page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
-  if (!pg || !pg->in_use) os_fatal("free(): pointer not allocated by keel (free page) or double free", p);
+  if (!pg || !pg->in_use)
+    os_fatal("free(): pointer not allocated by keel (free page) or double free", p);
   std::uint8_t* start = page_block_start(pg, p);
   if (!start) os_fatal("free(): pointer not allocated by keel (outside the page's blocks)", p);
   if (start != p && !pg->aligned) os_fatal("free(): pointer into the middle of a block", p);

@@ -32,11 +32,14 @@ void spinlock::lock() {
   for (int spins = 0;; ++spins) {
     int expected = 0;
     if (v.load(std::memory_order_relaxed) == 0 &&
-        v.compare_exchange_weak(expected, 1, std::memory_order_acquire, std::memory_order_relaxed)) {
+        v.compare_exchange_weak(expected, 1, std::memory_order_acquire,
+                                std::memory_order_relaxed)) {
       return;
     }
-    if (spins > 64) sched_yield();
-    else __builtin_ia32_pause();
+    if (spins > 64)
+      sched_yield();
+    else
+      __builtin_ia32_pause();
   }
 }
 
@@ -46,8 +49,8 @@ std::atomic<int> g_init_state{0};  // 0 none, 1 running, 2 done
 pthread_key_t g_heap_key;
 std::atomic<bool> g_atfork_done{false};
 spinlock g_heaps_lock;
-heap* g_heap_pool = nullptr;   // recycled heaps
-heap* g_live = nullptr;        // every live heap (linked through next_free), for fork
+heap* g_heap_pool = nullptr;  // recycled heaps
+heap* g_live = nullptr;       // every live heap (linked through next_free), for fork
 std::uint8_t* g_meta_cursor = nullptr;
 std::size_t g_meta_left = 0;
 

@@ -39,7 +39,8 @@ std::size_t take_expired(std::uint64_t now, bool force, segment** out) {
   std::size_t n = 0;
   for (std::size_t i = 0; i < kCacheSlots; ++i) {
     segment* s = g_huge_cache[i];
-    if (s && (force || g_huge_cached_at[i] + static_cast<std::uint64_t>(g_options.decay_ms) <= now)) {
+    if (s &&
+        (force || g_huge_cached_at[i] + static_cast<std::uint64_t>(g_options.decay_ms) <= now)) {
       g_huge_cache[i] = nullptr;
       g_huge_cached_bytes -= s->mapped;
       out[n++] = s;
@@ -80,8 +81,10 @@ void huge_cache_release_all() { release_expired(true); }
 
 // Fork support (heap.cpp): hold or release the huge-cache lock.
 void huge_locks(int op) {
-  if (op == 0) g_huge_lock.lock();
-  else g_huge_lock.unlock();
+  if (op == 0)
+    g_huge_lock.lock();
+  else
+    g_huge_lock.unlock();
 }
 
 void* huge_alloc(std::size_t size, std::size_t align, bool zero) {
@@ -131,7 +134,8 @@ void huge_free(segment* s) {
   const std::uint64_t now = os_now_ms();
   g_huge_lock.lock();
   n = take_expired(now, false, expired);
-  if (g_options.decay_ms > 0 && total <= kCacheBytes / 4 && g_huge_cached_bytes + total <= kCacheBytes) {
+  if (g_options.decay_ms > 0 && total <= kCacheBytes / 4 &&
+      g_huge_cached_bytes + total <= kCacheBytes) {
     for (std::size_t i = 0; i < kCacheSlots && !cached; ++i) {
       if (!g_huge_cache[i]) {
         g_huge_cache[i] = s;

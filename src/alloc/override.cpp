@@ -19,12 +19,16 @@ KEEL_EXPORT void free(void* p) { free_fast(p); }
 KEEL_EXPORT void cfree(void* p) { free_fast(p); }
 KEEL_EXPORT void* calloc(size_t n, size_t size) { return keel_calloc(n, size); }
 KEEL_EXPORT void* realloc(void* p, size_t size) { return realloc_impl(p, size); }
-KEEL_EXPORT void* reallocarray(void* p, size_t n, size_t size) { return keel_reallocarray(p, n, size); }
+KEEL_EXPORT void* reallocarray(void* p, size_t n, size_t size) {
+  return keel_reallocarray(p, n, size);
+}
 KEEL_EXPORT void* memalign(size_t alignment, size_t size) { return keel_memalign(alignment, size); }
 KEEL_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) {
   return keel_posix_memalign(out, alignment, size);
 }
-KEEL_EXPORT void* aligned_alloc(size_t alignment, size_t size) { return keel_aligned_alloc(alignment, size); }
+KEEL_EXPORT void* aligned_alloc(size_t alignment, size_t size) {
+  return keel_aligned_alloc(alignment, size);
+}
 KEEL_EXPORT void* valloc(size_t size) { return keel_valloc(size); }
 KEEL_EXPORT void* pvalloc(size_t size) { return keel_pvalloc(size); }
 KEEL_EXPORT size_t malloc_usable_size(void* p) { return keel_malloc_usable_size(p); }
@@ -34,12 +38,12 @@ KEEL_EXPORT struct mallinfo2 mallinfo2(void) {
   const keel_alloc_info i = keel_alloc_info_get();
   struct mallinfo2 m;
   std::memset(&m, 0, sizeof m);
-  m.arena = i.mapped;                          // segment memory
+  m.arena = i.mapped;  // segment memory
   m.ordblks = i.segments;
   m.hblks = i.huge_count;
   m.hblkhd = i.huge_mapped;
-  m.uordblks = i.in_pages + i.huge_mapped;     // assigned to blocks (page granularity)
-  m.fordblks = i.mapped - i.in_pages;          // mapped, not assigned
+  m.uordblks = i.in_pages + i.huge_mapped;  // assigned to blocks (page granularity)
+  m.fordblks = i.mapped - i.in_pages;       // mapped, not assigned
   m.usmblks = i.peak_mapped;
   return m;
 }
@@ -64,7 +68,9 @@ KEEL_EXPORT void* __libc_malloc(size_t size) { return malloc_fast(size); }
 KEEL_EXPORT void __libc_free(void* p) { free_fast(p); }
 KEEL_EXPORT void* __libc_calloc(size_t n, size_t size) { return keel_calloc(n, size); }
 KEEL_EXPORT void* __libc_realloc(void* p, size_t size) { return realloc_impl(p, size); }
-KEEL_EXPORT void* __libc_memalign(size_t alignment, size_t size) { return keel_memalign(alignment, size); }
+KEEL_EXPORT void* __libc_memalign(size_t alignment, size_t size) {
+  return keel_memalign(alignment, size);
+}
 KEEL_EXPORT void* __libc_valloc(size_t size) { return keel_valloc(size); }
 KEEL_EXPORT void* __libc_pvalloc(size_t size) { return keel_pvalloc(size); }
 KEEL_EXPORT int __posix_memalign(void** out, size_t alignment, size_t size) {

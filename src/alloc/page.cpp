@@ -81,8 +81,10 @@ void page_queue_add(heap* h, page* pg) {
 }
 
 void page_queue_remove(heap* h, page* pg) {
-  if (pg->prev) pg->prev->next = pg->next;
-  else h->queue[pg->cls] = pg->next;
+  if (pg->prev)
+    pg->prev->next = pg->next;
+  else
+    h->queue[pg->cls] = pg->next;
   if (pg->next) pg->next->prev = pg->prev;
   pg->next = pg->prev = nullptr;
   if (h->current[pg->cls] == pg) set_current(h, pg->cls, &g_empty_page);
@@ -145,7 +147,8 @@ std::uint8_t* page_block_start(const page* pg, const void* p) {
 bool page_list_contains(const page* pg, const void* b) {
   const auto target = reinterpret_cast<std::uintptr_t>(b);
   std::uint32_t steps = 0;
-  for (std::uintptr_t q = pg->free; q != 0; q = encode(reinterpret_cast<const block*>(q)->next, pg)) {
+  for (std::uintptr_t q = pg->free; q != 0;
+       q = encode(reinterpret_cast<const block*>(q)->next, pg)) {
     if (q == target) return true;
     if (++steps > pg->reserved || !page_contains(pg, q)) page_corrupt(pg, q);
   }

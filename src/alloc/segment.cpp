@@ -88,7 +88,8 @@ segment* segment_new() {
     os_protect(slice_addr(s, 1) - kOsPage, kOsPage, false);
   }
   segmap_set(s, kSegmentSize, true);
-  const std::size_t m = g_stats.mapped.fetch_add(kSegmentSize, std::memory_order_relaxed) + kSegmentSize;
+  const std::size_t m =
+      g_stats.mapped.fetch_add(kSegmentSize, std::memory_order_relaxed) + kSegmentSize;
   std::size_t peak = g_stats.peak_mapped.load(std::memory_order_relaxed);
   while (m > peak && !g_stats.peak_mapped.compare_exchange_weak(peak, m)) {
   }
@@ -110,8 +111,10 @@ void segment_link(heap* h, segment* s) {
 // keeps its dirty slices until they decay) or, when the cache is full, back to the OS.
 void segment_release(heap* h, segment* s) {
   if (h) {
-    if (s->prev) s->prev->next = s->next;
-    else h->segments = s->next;
+    if (s->prev)
+      s->prev->next = s->next;
+    else
+      h->segments = s->next;
     if (s->next) s->next->prev = s->prev;
   }
   s->owner = nullptr;
@@ -235,7 +238,8 @@ bool segment_page_free(heap* h, page* pg) {
   segment* s = segment_of(pg);
   if (pg->retire && h) page_unretire(h, pg);
   const std::size_t first = pg->slice_index, n = pg->slice_count;
-  if (g_options.hardened) os_protect(slice_addr(s, first) + n * kSliceSize - kOsPage, kOsPage, true);
+  if (g_options.hardened)
+    os_protect(slice_addr(s, first) + n * kSliceSize - kOsPage, kOsPage, true);
   for (std::size_t i = 0; i < n; ++i) s->slice_page[first + i] = nullptr;
   pg->in_use = 0;
   pg->slice_count = 0;
@@ -264,7 +268,8 @@ void segment_purge_expired(heap* h, std::uint64_t now, bool force) {
   if (force || (h->purge_at != 0 && h->purge_at <= now)) {
     std::uint64_t next = 0;
     for (segment* s = h->segments; s; s = s->next) {
-      if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
+      if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now)))
+        purge_segment(s, now, force);
       if (s->purge_at && (next == 0 || s->purge_at < next)) next = s->purge_at;
     }
     h->purge_at = next;
@@ -278,7 +283,8 @@ void segment_cache_trim(bool force) {
   const std::uint64_t now = os_now_ms();
   g_cache_lock.lock();
   for (segment* s = g_cache; s; s = s->next) {
-    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now))) purge_segment(s, now, force);
+    if (s->dirty_slices && (force || (s->purge_at && s->purge_at <= now)))
+      purge_segment(s, now, force);
   }
   g_cache_lock.unlock();
 }

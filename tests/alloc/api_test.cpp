@@ -105,7 +105,7 @@ TEST(AllocApi, AlignmentErrors) {
   EXPECT_EQ(keel_posix_memalign(&p, 24, 10), EINVAL);
   EXPECT_EQ(keel_posix_memalign(&p, 4, 10), EINVAL);  // not a multiple of sizeof(void*)
   EXPECT_EQ(keel_posix_memalign(&p, 0, 10), EINVAL);
-  EXPECT_EQ(p, reinterpret_cast<void*>(0x1234));        // untouched on error
+  EXPECT_EQ(p, reinterpret_cast<void*>(0x1234));  // untouched on error
   errno = 0;
   EXPECT_EQ(keel_aligned_alloc(48, 96), nullptr);
   EXPECT_EQ(errno, EINVAL);

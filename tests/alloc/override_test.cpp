@@ -163,9 +163,9 @@ TEST(AllocOverride, OperatorNewDeletePairs) {
   auto* oant = new (std::nothrow) overaligned;
   EXPECT_TRUE(aligned(oant, 256));
   delete oant;
-  void* raw = ::operator new(100, std::align_val_t{1024});
+  void* raw = ::operator new (100, std::align_val_t{1024});
   EXPECT_TRUE(aligned(raw, 1024));
-  ::operator delete(raw, 100, std::align_val_t{1024});
+  ::operator delete (raw, 100, std::align_val_t{1024});
   void* sized = ::operator new(48);
   ::operator delete(sized, 48);
   void* sized_arr = ::operator new[](480);
@@ -184,7 +184,7 @@ TEST(AllocOverride, NewFailureThrowsAndNothrowReturnsNull) {
   EXPECT_THROW((void)::operator new(too_big), std::bad_alloc);
   EXPECT_EQ(::operator new(too_big, std::nothrow), nullptr);
   EXPECT_EQ(::operator new[](too_big, std::align_val_t{64}, std::nothrow), nullptr);
-  EXPECT_THROW((void)::operator new(too_big, std::align_val_t{64}), std::bad_alloc);
+  EXPECT_THROW((void)::operator new (too_big, std::align_val_t{64}), std::bad_alloc);
 }
 
 using AllocOverrideDeathTest = ::testing::Test;

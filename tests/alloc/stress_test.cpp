@@ -68,8 +68,10 @@ TEST(AllocStress, BlocksPassedBetweenThreads) {
       for (int i = 0; i < kPerThread; ++i) {
         const std::uint64_t r = next(x);
         std::size_t n = 1 + r % 2048;
-        if (r % 1000 == 0) n = 1 + r % (std::size_t{3} << 20);
-        else if (r % 50 == 0) n = 1 + r % 200000;
+        if (r % 1000 == 0)
+          n = 1 + r % (std::size_t{3} << 20);
+        else if (r % 50 == 0)
+          n = 1 + r % 200000;
         auto* p = static_cast<unsigned char*>(keel_malloc(n));
         ASSERT_NE(p, nullptr);
         const auto seed = static_cast<std::uint32_t>(r >> 40);
@@ -127,8 +129,10 @@ TEST(AllocStress, ThreadChurn) {
           auto* p = static_cast<unsigned char*>(keel_malloc(n));
           const auto seed = static_cast<std::uint32_t>(r);
           fill(p, n, seed);
-          if (i % 2) keep.push_back({p, n, seed});
-          else keel_free(p);
+          if (i % 2)
+            keep.push_back({p, n, seed});
+          else
+            keel_free(p);
         }
         inbox.swap(keep);
       });

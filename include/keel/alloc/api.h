@@ -34,15 +34,15 @@ int keel_malloc_trim(size_t pad);
 
 // Process-wide figures, bytes unless noted. Cheap: kept on slow paths only.
 struct keel_alloc_info {
-  size_t mapped;           // mapped in 4 MiB segments (small and medium blocks)
-  size_t peak_mapped;      // highest `mapped` so far
-  size_t in_pages;         // segment memory assigned to size classes (blocks in use or cached)
-  size_t huge_mapped;      // mapped for huge blocks (> 1 MiB)
-  size_t huge_count;       // huge blocks live
-  size_t purged;           // given back to the OS with madvise, cumulative
-  size_t segments;         // segments mapped
-  size_t abandoned;        // segments of exited threads waiting for adoption
-  size_t heaps;            // thread heaps live
+  size_t mapped;       // mapped in 4 MiB segments (small and medium blocks)
+  size_t peak_mapped;  // highest `mapped` so far
+  size_t in_pages;     // segment memory assigned to size classes (blocks in use or cached)
+  size_t huge_mapped;  // mapped for huge blocks (> 1 MiB)
+  size_t huge_count;   // huge blocks live
+  size_t purged;       // given back to the OS with madvise, cumulative
+  size_t segments;     // segments mapped
+  size_t abandoned;    // segments of exited threads waiting for adoption
+  size_t heaps;        // thread heaps live
 };
 struct keel_alloc_info keel_alloc_info_get(void);
 
@@ -63,13 +63,16 @@ struct allocator {
   allocator(const allocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
-    void* p = alignof(T) > 16 ? keel_aligned_alloc(alignof(T), n * sizeof(T)) : keel_malloc(n * sizeof(T));
+    void* p = alignof(T) > 16 ? keel_aligned_alloc(alignof(T), n * sizeof(T))
+                              : keel_malloc(n * sizeof(T));
     if (!p) throw std::bad_alloc();
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t) noexcept { keel_free(p); }
   template <class U>
-  bool operator==(const allocator<U>&) const noexcept { return true; }
+  bool operator==(const allocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 }  // namespace keel::alloc
