@@ -242,7 +242,8 @@ struct reader {
   // `n` bytes are not there: past the limit (checked first, as both crates do) or past the input.
   KEEL_BINCODE_COLD bool fail_need(std::size_t n) noexcept {
     const auto used = static_cast<std::uint64_t>(p - base);  // <= limit
-    return fail(n > limit - used ? error_code::limit_exceeded : error_code::unexpected_end, p);
+    const bool over = limit != std::numeric_limits<std::uint64_t>::max() && n > limit - used;
+    return fail(over ? error_code::limit_exceeded : error_code::unexpected_end, p);
   }
   KEEL_BINCODE_INLINE bool need(std::size_t n) noexcept { return KEEL_BINCODE_LIKELY(n <= remaining()) || fail_need(n); }
   template <class U>
