@@ -32,13 +32,15 @@ inline bool group_done(std::uint32_t w) noexcept { return (w & ~kWaiterBit) == 0
 struct group_state {
   std::atomic<std::uint32_t> pending{0};  // queued + running tasks; kWaiterBit when a waiter sleeps
   scheduler* sched = nullptr;
-  cancel_state* cancel = nullptr;  // owned; every task of the group holds a reference as its token
+  std::atomic<bool> cancelled{false};  // tasks that have not started are skipped
+  std::atomic<bool> has_errors{false};
   std::mutex mu;
   std::vector<std::exception_ptr> errors;
 
   void add_error(std::exception_ptr e) {
     std::lock_guard<std::mutex> lock(mu);
     errors.push_back(std::move(e));
+    has_errors.store(true, std::memory_order_release);
   }
   void finish() noexcept {
     scheduler* s = sched;  // the group may be gone once pending reaches zero
@@ -58,7 +60,7 @@ struct group_task final : task_node {
   static bool execute(task_node* n, run_mode m) {
     auto* self = static_cast<group_task*>(n);
     group_state* g = self->g;
-    const bool skip = take_token_cancelled(n) || m == run_mode::cancel;
+    const bool skip = m == run_mode::cancel || g->cancelled.load(std::memory_order_acquire);
     if (!skip) {
       try {
         std::move(self->f)();
@@ -79,10 +81,7 @@ struct group_task final : task_node {
 
 class task_group {
  public:
-  explicit task_group(thread_pool& p) : pool_(&p) {
-    g_.sched = p.scheduler();
-    g_.cancel = new detail::cancel_state;
-  }
+  explicit task_group(thread_pool& p) : pool_(&p) { g_.sched = p.scheduler(); }
   task_group(const task_group&) = delete;
   task_group& operator=(const task_group&) = delete;
   // Waits for the group's tasks; their exceptions are discarded.
@@ -91,7 +90,6 @@ class task_group {
       wait();
     } catch (...) {
     }
-    g_.cancel->release();
   }
 
   // Queues f as a task of this group. errc::shut_down when the pool refuses it (f is not run).
@@ -102,9 +100,7 @@ class task_group {
       std::forward<F>(f)();
       return errc::ok;
     }
-    g_.cancel->retain();
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
-    t->token = g_.cancel;
     g_.pending.fetch_add(1, std::memory_order_relaxed);
     errc e = detail::push(g_.sched, t, priority::normal);
     if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
@@ -115,27 +111,28 @@ class task_group {
   // group_status::cancelled if cancel() was called; rethrows the first exception a task threw
   // (all of them are in exceptions() afterwards). Resets the group for reuse.
   group_status wait() {
-    if (!detail::group_done(g_.pending.load(std::memory_order_acquire))) {
+    std::uint32_t v = g_.pending.load(std::memory_order_acquire);
+    if (!detail::group_done(v)) {
       detail::wait_word(g_.sched, g_.pending, &detail::group_done, true);
+      v = g_.pending.load(std::memory_order_acquire);
     }
-    g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
-    {
+    if (v & detail::kWaiterBit) g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    last_errors_.clear();
+    if (g_.has_errors.load(std::memory_order_acquire)) {
       std::lock_guard<std::mutex> lock(g_.mu);
-      last_errors_ = std::move(g_.errors);
-      g_.errors.clear();
+      last_errors_.swap(g_.errors);
+      g_.has_errors.store(false, std::memory_order_relaxed);
     }
     group_status st = group_status::complete;
-    if (g_.cancel->cancelled.load(std::memory_order_acquire)) {
+    if (g_.cancelled.load(std::memory_order_relaxed) && g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
       st = group_status::cancelled;
-      g_.cancel->release();
-      g_.cancel = new detail::cancel_state;
     }
     if (!last_errors_.empty()) std::rethrow_exception(last_errors_.front());
     return st;
   }
 
-  void cancel() noexcept { g_.cancel->cancelled.store(true, std::memory_order_release); }
-  bool is_cancelled() const noexcept { return g_.cancel->cancelled.load(std::memory_order_acquire); }
+  void cancel() noexcept { g_.cancelled.store(true, std::memory_order_release); }
+  bool is_cancelled() const noexcept { return g_.cancelled.load(std::memory_order_acquire); }
 
   // Exceptions collected by the last wait(), in the order the tasks threw them.
   const std::vector<std::exception_ptr>& exceptions() const noexcept { return last_errors_; }
