@@ -12,6 +12,7 @@
 // buffer.h (non-zero-filling byte vector), batch.h (parallel batches).
 #pragma once
 
+#include "keel/bincode/batch.h"
 #include "keel/bincode/buffer.h"
 #include "keel/bincode/codec.h"
 #include "keel/bincode/config.h"
