@@ -114,20 +114,23 @@ pub enum Shape {
     Named(String, char),
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Debug)]
+#[derive(Serialize, Deserialize, bincode2::Encode, bincode2::Decode, Clone, Copy, PartialEq, Debug)]
+#[bincode(crate = "bincode2")]
 pub enum Side {
     Buy,
     Sell,
 }
 
-#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+#[derive(Serialize, Deserialize, bincode2::Encode, bincode2::Decode, Clone, PartialEq, Debug)]
+#[bincode(crate = "bincode2")]
 pub struct Fill {
     pub px: f64,
     pub qty: u32,
 }
 
 /// The trade-like record of the benchmark and the oracle.
-#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+#[derive(Serialize, Deserialize, bincode2::Encode, bincode2::Decode, Clone, PartialEq, Debug)]
+#[bincode(crate = "bincode2")]
 pub struct Trade {
     pub id: u64,
     pub ts: i64,
