@@ -1,7 +1,11 @@
 // keel bench bincode: keel::bincode against memcpy (POD vectors) and against the Rust crates
 // (bincode 1.3.3 and 2.0.1, timed by compat/src/bench.rs, built --release, run as an external
 // measurement). The data shapes match compat/src/bench.rs exactly.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -133,43 +137,110 @@ std::shared_ptr<const std::vector<trade>> trades() {
   return t;
 }
 
-void add_struct(keel::bench::suite& s, const char* name, kb::config c) {
-  auto ts = trades();
-  kb::buffer all;
+// One timed operation of the struct cases (timed by this suite, interleaved with the Rust runs).
+struct timed_op {
+  std::string case_name;
+  std::uint64_t bytes = 0, items = 0;
+  std::function<void()> fn;
+  std::uint64_t iters = 0;
+  std::vector<double> samples;
+
+  // One round: `iters` calls (calibrated on the first round to about round_ns), ns per call.
+  void round(double round_ns) {
+    using clock = std::chrono::steady_clock;
+    auto time = [this](std::uint64_t n) {
+      const auto t0 = clock::now();
+      for (std::uint64_t i = 0; i < n; ++i) fn();
+      return std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+    };
+    if (iters == 0) {
+      std::uint64_t n = 1;
+      double ns = time(n);
+      while (ns < round_ns / 4 && n < (1u << 30)) ns = time(n *= 4);
+      iters = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(n) * round_ns / std::max(ns, 1.0)));
+    }
+    samples.push_back(time(iters) / static_cast<double>(iters));
+  }
+  double median() {
+    std::sort(samples.begin(), samples.end());
+    return samples.empty() ? 0 : samples[samples.size() / 2];
+  }
+};
+
+struct struct_case_data {
+  kb::config cfg;
+  kb::buffer bytes, out;
   std::vector<std::size_t> offsets;
-  (void)kb::encode_batch(kb::serial, std::span<const trade>(*ts), all, offsets, c);
-  const std::size_t total = all.size();
-  // Each record appended after the previous one in a reused buffer.
-  s.add(std::string("struct/encode/") + name, "keel",
-        [ts, c, total](benchmark::State& st) {
-          kb::buffer out;
-          out.reserve(total);
-          for (auto _ : st) {
-            out.clear();
-            for (const auto& t : *ts) (void)kb::encode_append(t, out, c);
-            benchmark::DoNotOptimize(out.data());
-            benchmark::ClobberMemory();
-          }
-          if (out.size() != total) st.SkipWithError("wrong size");
-        },
-        total, kRecords);
-  // Each record decoded from its own slice into a reused object.
-  auto bytes = std::make_shared<kb::buffer>(std::move(all));
-  auto offs = std::make_shared<std::vector<std::size_t>>(std::move(offsets));
-  s.add(std::string("struct/decode/") + name, "keel",
-        [bytes, offs, c, ts](benchmark::State& st) {
-          std::vector<trade> out(kRecords);
-          bool ok = true;
-          for (auto _ : st) {
-            for (std::size_t i = 0; i < kRecords; ++i) {
-              auto r = kb::decode_into(out[i], std::span<const std::uint8_t>(bytes->data() + (*offs)[i], (*offs)[i + 1] - (*offs)[i]), c);
-              ok &= r.ok();
-            }
-            benchmark::ClobberMemory();
-          }
-          if (!ok || out[kRecords - 1].symbol != (*ts)[kRecords - 1].symbol) st.SkipWithError("decode failed");
-        },
-        total, kRecords);
+  std::vector<trade> decoded = std::vector<trade>(kRecords);
+};
+
+// keel's two operations for one config: each record appended after the previous one into a
+// reused buffer; each record decoded from its own slice into a reused object.
+void add_keel_struct_ops(std::vector<timed_op>& ops, const std::shared_ptr<const std::vector<trade>>& ts,
+                         const char* name, kb::config c) {
+  auto d = std::make_shared<struct_case_data>();
+  d->cfg = c;
+  (void)kb::encode_batch(kb::serial, std::span<const trade>(*ts), d->bytes, d->offsets, c);
+  d->out.reserve(d->bytes.size());
+  const std::uint64_t total = d->bytes.size();
+  ops.push_back({std::string("struct/encode/") + name, total, kRecords, [ts, d] {
+                   d->out.clear();
+                   for (const auto& t : *ts) (void)kb::encode_append(t, d->out, d->cfg);
+                   benchmark::DoNotOptimize(d->out.data());
+                   benchmark::ClobberMemory();
+                 }, 0, {}});
+  ops.push_back({std::string("struct/decode/") + name, total, kRecords, [d] {
+                   for (std::size_t i = 0; i < kRecords; ++i) {
+                     auto r = kb::decode_into(d->decoded[i],
+                                              std::span<const std::uint8_t>(d->bytes.data() + d->offsets[i],
+                                                                            d->offsets[i + 1] - d->offsets[i]),
+                                              d->cfg);
+                     benchmark::DoNotOptimize(r);
+                   }
+                   benchmark::ClobberMemory();
+                 }, 0, {}});
+}
+
+// Runs the Rust benchmark binary; returns its records (or one record carrying the error).
+std::vector<keel::bench::record> run_rust(const std::string& args) {
+  std::vector<keel::bench::record> out;
+  const std::string cmd = std::string(KEEL_BINCODE_RUST_BENCH) + " " + args;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, "cannot run " + cmd}};
+  char line[512];
+  while (std::fgets(line, sizeof line, p)) {
+    std::istringstream is(line);
+    keel::bench::record r;
+    if (is >> r.case_name >> r.impl >> r.median_ns >> r.bytes >> r.items) out.push_back(r);
+  }
+  if (pclose(p) != 0 || out.empty()) return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, cmd + " failed"}};
+  return out;
+}
+
+// The struct cases: per round, one run of the Rust binary (one round of each Rust case) and one
+// round of each keel case, so both sides see the same machine load; medians over the rounds.
+std::vector<keel::bench::record> struct_cases(const keel::bench::context& ctx) {
+  auto ts = trades();
+  std::vector<timed_op> ops;
+  add_keel_struct_ops(ops, ts, "standard", kb::standard());
+  add_keel_struct_ops(ops, ts, "legacy", kb::v1_serialize());
+  const int rounds = ctx.quick ? 3 : std::max(ctx.rounds, 3);
+  const double round_ns = ctx.quick ? 5e6 : 2e7;
+  std::map<std::pair<std::string, std::string>, std::vector<keel::bench::record>> rust;
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& rec : run_rust(std::string("--only struct --rounds 1") + (ctx.quick ? " --quick" : ""))) {
+      if (!rec.error.empty()) return {rec};
+      rust[{rec.case_name, rec.impl}].push_back(rec);
+    }
+    for (auto& op : ops) op.round(round_ns);
+  }
+  std::vector<keel::bench::record> out;
+  for (auto& op : ops) out.push_back({"", op.case_name, "keel", op.median(), op.bytes, op.items, 0, ""});
+  for (auto& [key, recs] : rust) {
+    std::sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
+    out.push_back(recs[recs.size() / 2]);
+  }
+  return out;
 }
 
 void add_batch(keel::bench::suite& s) {
@@ -194,21 +265,6 @@ void add_batch(keel::bench::suite& s) {
         bytes, 10000);
 }
 
-std::vector<keel::bench::record> run_rust(const keel::bench::context& ctx) {
-  std::vector<keel::bench::record> out;
-  const std::string cmd = std::string(KEEL_BINCODE_RUST_BENCH) + (ctx.quick ? " --quick" : "");
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, "cannot run " + cmd}};
-  char line[512];
-  while (std::fgets(line, sizeof line, p)) {
-    std::istringstream is(line);
-    keel::bench::record r;
-    if (is >> r.case_name >> r.impl >> r.median_ns >> r.bytes >> r.items) out.push_back(r);
-  }
-  if (pclose(p) != 0 || out.empty()) out.push_back({"", "rust", "rust_bincode2", 0, 0, 0, 0, cmd + " failed"});
-  return out;
-}
-
 }  // namespace
 
 KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust crates") {
@@ -217,10 +273,11 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
     add_pod<std::uint64_t>(s, "u64", size);
     add_pod<double>(s, "f64", size);
   }
-  add_struct(s, "standard", kb::standard());
-  add_struct(s, "legacy", kb::v1_serialize());
   add_batch(s);
-  s.add_external("rust bincode 1.3.3 / 2.0.1", run_rust);
+  s.add_external("rust bincode pod cases", [](const keel::bench::context& c) {
+    return run_rust(std::string("--only pod") + (c.quick ? " --quick" : ""));
+  });
+  s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
   s.note("pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a reused "
          "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / deserialize "
          "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
@@ -228,5 +285,6 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
          "each encoded after the previous into one reused buffer, each decoded from its slice; keel decodes into "
          "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, rust_bincode1 serde");
   s.note("batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 worker + caller");
-  s.note("Rust side: cargo --release (opt-level 3), timed in its own process: median of rounds (not interleaved)");
+  s.note("Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, not interleaved "
+         "with keel; struct: one Rust process run per round, alternating with keel's round of the same cases)");
 }

@@ -2,7 +2,8 @@
 //! timed here and printed one record per line for the C++ suite to collect:
 //!   <case> <impl> <median_ns> <bytes> <items>
 //! impl rust_bincode1: bincode 1.3.3 through serde; rust_bincode2: bincode 2.0.1 with its own
-//! Encode/Decode derive (its fastest path). Usage: keel_bincode_bench [--quick]
+//! Encode/Decode derive (its fastest path).
+//! Usage: keel_bincode_bench [--quick] [--rounds N] [--only pod|struct]
 
 use keel_bincode_compat::{bench_trade, Trade};
 use std::hint::black_box;
@@ -69,13 +70,14 @@ where
     let ns = measure(o, || {
         buf.clear();
         bincode1::serialize_into(&mut buf, black_box(&v)).unwrap();
-        black_box(&buf);
+        black_box(&mut buf);
     });
     emit(&enc_case, "rust_bincode1", ns, size, n);
     let mut slice = vec![0u8; size + 16];
     let ns = measure(o, || {
         let used = bincode2::encode_into_slice(black_box(&v), &mut slice, legacy).unwrap();
         black_box(used);
+        black_box(&mut slice);
     });
     emit(&enc_case, "rust_bincode2", ns, size, n);
 
@@ -106,6 +108,7 @@ fn structs(o: &Opts) {
         for t in black_box(&trades) {
             pos += bincode2::encode_into_slice(t, &mut slice[pos..], standard).unwrap();
         }
+        black_box(&mut slice);
         total = pos;
     });
     emit("struct/encode/standard", "rust_bincode2", ns, total, RECORDS);
@@ -125,6 +128,7 @@ fn structs(o: &Opts) {
         for t in black_box(&trades) {
             bincode1::serialize_into(&mut buf, t).unwrap();
         }
+        black_box(&mut buf);
         total = buf.len();
     });
     emit("struct/encode/legacy", "rust_bincode1", ns, total, RECORDS);
@@ -149,14 +153,22 @@ fn concat(trades: &[Trade], enc: impl Fn(&Trade) -> Vec<u8>) -> (Vec<u8>, Vec<us
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let o = Opts { rounds: if quick { 3 } else { 9 }, round_ns: if quick { 5_000_000 } else { 20_000_000 } };
-    let mut size = 64usize;
-    let max = if quick { 1 << 20 } else { 64 << 20 };
-    while size <= max {
-        pod(&o, "u64", size, |i| (i as u64).wrapping_mul(0x9E3779B97F4A7C15));
-        pod(&o, "f64", size, |i| i as f64 * 0.5 + 0.25);
-        size *= 16;
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let rounds = arg("--rounds").map(|r| r.parse().expect("--rounds N")).unwrap_or(if quick { 3 } else { 9 });
+    let only = arg("--only").unwrap_or_default();
+    let o = Opts { rounds, round_ns: if quick { 5_000_000 } else { 20_000_000 } };
+    if only.is_empty() || only == "pod" {
+        let mut size = 64usize;
+        let max = if quick { 1 << 20 } else { 64 << 20 };
+        while size <= max {
+            pod(&o, "u64", size, |i| (i as u64).wrapping_mul(0x9E3779B97F4A7C15));
+            pod(&o, "f64", size, |i| i as f64 * 0.5 + 0.25);
+            size *= 16;
+        }
     }
-    structs(&o);
+    if only.is_empty() || only == "struct" {
+        structs(&o);
+    }
 }

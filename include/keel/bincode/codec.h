@@ -111,7 +111,7 @@ std::size_t block_size(const T* p, std::size_t n) {
 template <class F, class T, class W>
 KEEL_BINCODE_INLINE void put_block(W& w, const T* p, std::size_t n) {
   if constexpr (memcpy_encodable<F, T>) {
-    if (n) w.put(p, n * sizeof(T));
+    if (n) w.put_block(p, n * sizeof(T));
   } else {
     for (std::size_t i = 0; i < n; ++i) put<F>(w, p[i]);
   }
@@ -120,7 +120,7 @@ template <class F, class T>
 KEEL_BINCODE_INLINE bool get_block(reader& r, T* p, std::size_t n) {
   if constexpr (memcpy_decodable<F, T>) {
     if (!r.need(n * sizeof(T))) return false;
-    if (n) std::memcpy(p, r.p, n * sizeof(T));
+    if (n) copy_block(p, r.p, n * sizeof(T));
     r.p += n * sizeof(T);
     return true;
   } else if constexpr (std::is_same_v<T, bool>) {

@@ -126,6 +126,9 @@ KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
   }
 }
 
+// A memcpy kept out of line (src/bincode/copy.cpp says why).
+void copy_block(void* dst, const void* src, std::size_t n) noexcept;
+
 // ---- output ------------------------------------------------------------------------------
 // An unchecked sink into memory whose size was computed first (encoded_size).
 struct span_sink {
@@ -133,6 +136,12 @@ struct span_sink {
   error_code err = error_code::ok;
   KEEL_BINCODE_INLINE void put(const void* src, std::size_t n) noexcept {
     std::memcpy(p, src, n);
+    p += n;
+  }
+  // Small blocks: GCC's inline copy wins; larger ones: glibc's memcpy (A/B in copy.cpp).
+  KEEL_BINCODE_INLINE void put_block(const void* src, std::size_t n) noexcept {
+    if (n <= 256) std::memcpy(p, src, n);
+    else copy_block(p, src, n);
     p += n;
   }
   KEEL_BINCODE_INLINE void byte(std::uint8_t b) noexcept { *p++ = b; }
@@ -152,7 +161,7 @@ struct stream_sink {
   error_code err = error_code::ok;
   std::size_t n = 0;
   std::size_t total = 0;
-  std::uint8_t buf[4096];
+  std::uint8_t buf[4096] = {};  // initialised: GCC 12 -O2 + ASan reports it maybe-uninitialized otherwise
 
   explicit stream_sink(std::ostream& o) : os(o) {}
   void flush() {
@@ -174,6 +183,7 @@ struct stream_sink {
     std::memcpy(buf + n, src, len);
     n += len;
   }
+  void put_block(const void* src, std::size_t len) { put(src, len); }
   void byte(std::uint8_t b) {
     if (n == sizeof(buf)) flush();
     buf[n++] = b;
