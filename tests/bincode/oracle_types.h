@@ -280,7 +280,7 @@ void gen(rng& r, T& v, int d) {
   } else if constexpr (is_variant<T>::value) {
     const std::size_t i = r.below(std::variant_size_v<T>);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((i == I ? (v.template emplace<I>(), gen(r, std::get<I>(v), d + 1), true) : false) || ...);
+      static_cast<void>(((i == I ? (v.template emplace<I>(), gen(r, std::get<I>(v), d + 1), true) : false) || ...));
     }(std::make_index_sequence<std::variant_size_v<T>>{});
   } else {
     std::apply([&](auto&... f) { (gen(r, f, d + 1), ...); }, kb::detail::fields_of(v));

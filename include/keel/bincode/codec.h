@@ -544,7 +544,7 @@ struct codec<std::variant<T...>> {
     if (i >= count) return r.fail(error_code::unexpected_variant, at);
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       bool ok = false;
-      ((i == I ? (ok = decode_alt<F, I>(r, v), true) : false) || ...);
+      static_cast<void>(((i == I ? (ok = decode_alt<F, I>(r, v), true) : false) || ...));
       return ok;
     }(std::index_sequence_for<T...>{});
   }
