@@ -199,6 +199,42 @@ TEST(BincodeTypes, RoundTripEverything) {
   }
 }
 
+// A packed trivially copyable aggregate is copied as one block where its layout matches the wire;
+// the bytes must equal the field-by-field encoding (a tuple of the same fields) in every config.
+struct plain_point {
+  std::int32_t x, y;
+  float z;
+  std::array<std::uint8_t, 4> tag;
+  bool operator==(const plain_point&) const = default;
+};
+struct padded {
+  std::uint8_t a;
+  std::uint32_t b;
+  bool operator==(const padded&) const = default;
+};
+static_assert(kb::detail::memcpy_encodable<kb::detail::format<false, false>, plain_point>);
+static_assert(!kb::detail::memcpy_encodable<kb::detail::format<true, false>, plain_point>);
+static_assert(!kb::detail::memcpy_encodable<kb::detail::format<false, true>, plain_point>);
+static_assert(!kb::detail::memcpy_encodable<kb::detail::format<false, false>, padded>);
+static_assert(kb::detail::memcpy_decodable<kb::detail::format<true, false>, std::array<std::uint8_t, 100>>);
+static_assert(!kb::detail::memcpy_decodable<kb::detail::format<false, false>, std::array<bool, 3>>);
+
+TEST(BincodeTypes, PackedStructBlocks) {
+  std::vector<plain_point> pts;
+  std::vector<std::tuple<std::int32_t, std::int32_t, float, std::array<std::uint8_t, 4>>> tuples;
+  for (int i = 0; i < 50; ++i) {
+    pts.push_back({i * -7, i << 20, static_cast<float>(i) / 3, {1, 2, static_cast<std::uint8_t>(i), 4}});
+    tuples.emplace_back(pts.back().x, pts.back().y, pts.back().z, pts.back().tag);
+  }
+  std::vector<padded> pads{{1, 70000}, {255, 3}};
+  for (const auto& c : all_configs) {
+    EXPECT_EQ(enc(pts, c), enc(tuples, c));
+    round_trip(pts, c);
+    round_trip(pads, c);
+    EXPECT_EQ(kb::encoded_size(pads, c), enc(pads, c).size());
+  }
+}
+
 TEST(BincodeTypes, EmptyStructIsUnit) {
   EXPECT_EQ(kb::encoded_size(some_struct_a{}, kb::legacy()), 0u);
   EXPECT_EQ(enc(std::vector<std::monostate>(3), kb::legacy()), (bytes{3, 0, 0, 0, 0, 0, 0, 0}));

@@ -64,15 +64,46 @@ KEEL_BINCODE_INLINE bool get(reader& r, T& v) {
   return codec<T>::template decode<F>(r, v);
 }
 
-// Element types whose wire bytes equal their memory bytes under F (one memcpy for a block).
+// Element types whose wire bytes equal their memory bytes under F (one memcpy for a block):
+// scalars as below, and trivially copyable aggregates (declaration order, see reflect.h) whose
+// fields all qualify and leave no padding. bool encodes by memcpy but decodes with a 0/1 check.
+template <class T>
+struct std_array_of {
+  static constexpr bool value = false;
+};
+template <class T, std::size_t N>
+struct std_array_of<std::array<T, N>> {
+  static constexpr bool value = true;
+  using element = T;
+};
+
+template <class F, class T, bool Decode>
+constexpr bool block_copyable();
 template <class F, class T>
-inline constexpr bool memcpy_encodable =
-    (wire_integer<T> && (sizeof(T) == 1 || (!F::varint && F::native_order))) ||
-    (std::is_floating_point_v<T> && (sizeof(T) == 4 || sizeof(T) == 8) && F::native_order &&
-     std::numeric_limits<T>::is_iec559) ||
-    std::is_same_v<T, bool>;
+inline constexpr bool memcpy_encodable = block_copyable<F, T, false>();
 template <class F, class T>
-inline constexpr bool memcpy_decodable = memcpy_encodable<F, T> && !std::is_same_v<T, bool>;
+inline constexpr bool memcpy_decodable = block_copyable<F, T, true>();
+
+template <class F, class T, bool Decode>
+constexpr bool block_copyable() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return !Decode;
+  } else if constexpr (wire_integer<T>) {
+    return sizeof(T) == 1 || (!F::varint && F::native_order);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return (sizeof(T) == 4 || sizeof(T) == 8) && F::native_order && std::numeric_limits<T>::is_iec559;
+  } else if constexpr (std_array_of<T>::value) {
+    return block_copyable<F, typename std_array_of<T>::element, Decode>();
+  } else if constexpr (reflectable_aggregate<T> && std::is_trivially_copyable_v<T>) {
+    using fields = decltype(tie_aggregate<field_count<T>()>(std::declval<T&>()));
+    return []<class... R>(std::type_identity<std::tuple<R...>>) {
+      return sizeof...(R) > 0 && (block_copyable<F, std::remove_cvref_t<R>, Decode>() && ...) &&
+             (std::size_t{0} + ... + sizeof(std::remove_cvref_t<R>)) == sizeof(T);
+    }(std::type_identity<fields>{});
+  } else {
+    return false;
+  }
+}
 
 template <class F>
 KEEL_BINCODE_INLINE std::size_t len_size(std::size_t n) {
