@@ -38,13 +38,19 @@ KEEL_BINCODE_FIELDS(trade, id, ts, symbol, s, venue, fills, ttl, mark)
 struct rect {
   std::uint32_t w, h;
 };
-using shape = std::variant<std::monostate, double, rect, std::vector<std::pair<std::int16_t, std::int16_t>>,
-                           std::tuple<std::string, char32_t>>;
+using shape =
+    std::variant<std::monostate, double, rect, std::vector<std::pair<std::int16_t, std::int16_t>>,
+                 std::tuple<std::string, char32_t>>;
 
 const kb::config configs[] = {
-    kb::v1_serialize(), kb::v1_options(), kb::standard(), kb::legacy(),
-    kb::v1_serialize().with_big_endian(), kb::v1_options().with_big_endian(),
-    kb::standard().with_big_endian(), kb::legacy().with_big_endian(),
+    kb::v1_serialize(),
+    kb::v1_options(),
+    kb::standard(),
+    kb::legacy(),
+    kb::v1_serialize().with_big_endian(),
+    kb::v1_options().with_big_endian(),
+    kb::standard().with_big_endian(),
+    kb::legacy().with_big_endian(),
 };
 
 template <class T>
@@ -53,7 +59,8 @@ void run(std::span<const std::uint8_t> in, const kb::config& c) {
   if (!kb::decode_into(v, in, c)) return;
   auto once = kb::encode_to_vector(v, c);
   if (!once) {
-    if (once.error().code == kb::error_code::limit_exceeded) return;  // v1 limit applies to encoding
+    if (once.error().code == kb::error_code::limit_exceeded)
+      return;      // v1 limit applies to encoding
     std::abort();  // a decoded value always encodes
   }
   if (kb::encoded_size(v, c) != once->size()) std::abort();
@@ -73,22 +80,54 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (sel & 8) c = c.with_limit(size / 2);
   const std::span<const std::uint8_t> in(data + 1, size - 1);
   switch (sel >> 4) {
-    case 0: run<trade>(in, c); break;
-    case 1: run<shape>(in, c); break;
-    case 2: run<std::vector<shape>>(in, c); break;
-    case 3: run<std::map<std::string, std::vector<std::uint64_t>>>(in, c); break;
-    case 4: run<std::vector<std::optional<std::pair<std::uint16_t, std::vector<std::string>>>>>(in, c); break;
-    case 5: run<std::tuple<kb::uint128, kb::int128, std::int16_t, std::uint32_t>>(in, c); break;
-    case 6: run<std::vector<char32_t>>(in, c); break;
-    case 7: run<std::vector<bool>>(in, c); break;
-    case 8: run<std::vector<std::monostate>>(in, c); break;
-    case 9: run<std::vector<std::vector<std::uint8_t>>>(in, c); break;
-    case 10: run<std::tuple<std::string_view, std::span<const std::uint8_t>>>(in, c); break;
-    case 11: run<std::array<std::int64_t, 3>>(in, c); break;
-    case 12: run<std::vector<std::chrono::microseconds>>(in, c); break;
-    case 13: run<std::vector<float>>(in, c); break;
-    case 14: run<std::optional<side>>(in, c); break;
-    default: run<std::vector<trade>>(in, c); break;
+    case 0:
+      run<trade>(in, c);
+      break;
+    case 1:
+      run<shape>(in, c);
+      break;
+    case 2:
+      run<std::vector<shape>>(in, c);
+      break;
+    case 3:
+      run<std::map<std::string, std::vector<std::uint64_t>>>(in, c);
+      break;
+    case 4:
+      run<std::vector<std::optional<std::pair<std::uint16_t, std::vector<std::string>>>>>(in, c);
+      break;
+    case 5:
+      run<std::tuple<kb::uint128, kb::int128, std::int16_t, std::uint32_t>>(in, c);
+      break;
+    case 6:
+      run<std::vector<char32_t>>(in, c);
+      break;
+    case 7:
+      run<std::vector<bool>>(in, c);
+      break;
+    case 8:
+      run<std::vector<std::monostate>>(in, c);
+      break;
+    case 9:
+      run<std::vector<std::vector<std::uint8_t>>>(in, c);
+      break;
+    case 10:
+      run<std::tuple<std::string_view, std::span<const std::uint8_t>>>(in, c);
+      break;
+    case 11:
+      run<std::array<std::int64_t, 3>>(in, c);
+      break;
+    case 12:
+      run<std::vector<std::chrono::microseconds>>(in, c);
+      break;
+    case 13:
+      run<std::vector<float>>(in, c);
+      break;
+    case 14:
+      run<std::optional<side>>(in, c);
+      break;
+    default:
+      run<std::vector<trade>>(in, c);
+      break;
   }
   return 0;
 }

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <functional>
-#include <map>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -22,7 +22,9 @@ namespace kb = keel::bincode;
 namespace {
 
 std::string size_label(std::size_t n) {
-  return n >= (1u << 20) ? std::to_string(n >> 20) + "MiB" : n >= 1024 ? std::to_string(n >> 10) + "KiB" : std::to_string(n) + "B";
+  return n >= (1u << 20) ? std::to_string(n >> 20) + "MiB"
+         : n >= 1024     ? std::to_string(n >> 10) + "KiB"
+                         : std::to_string(n) + "B";
 }
 
 // The trade-like record (compat/src/lib.rs Trade; bench_trade(i) there builds the same values).
@@ -58,7 +60,8 @@ trade bench_trade(std::uint64_t i) {
           {},
           static_cast<std::uint8_t>(i % 7),
           static_cast<std::int32_t>(i % 100) - 50};
-  for (std::uint64_t k = 0; k < i % 4; ++k) t.fills.push_back({100.0 + static_cast<double>(k), 10 * (static_cast<std::uint32_t>(k) + 1)});
+  for (std::uint64_t k = 0; k < i % 4; ++k)
+    t.fills.push_back({100.0 + static_cast<double>(k), 10 * (static_cast<std::uint32_t>(k) + 1)});
   return t;
 }
 
@@ -68,8 +71,10 @@ template <class T>
 std::vector<T> pod_values(std::size_t n) {
   std::vector<T> v(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if constexpr (std::is_same_v<T, double>) v[i] = static_cast<double>(i) * 0.5 + 0.25;
-    else v[i] = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+    if constexpr (std::is_same_v<T, double>)
+      v[i] = static_cast<double>(i) * 0.5 + 0.25;
+    else
+      v[i] = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
   }
   return v;
 }
@@ -80,52 +85,56 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size) {
   const std::string label = size_label(size) + "/" + type;
   // Encode: the vector into a reused buffer, as bincode::serialize / legacy() lays it out
   // (u64 length, then the elements little endian) — one memcpy after the length.
-  s.add("pod/encode/" + label, "keel",
-        [n](benchmark::State& st) {
-          const auto v = pod_values<T>(n);
-          kb::buffer out;
-          (void)kb::encode(v, out, kb::legacy());
-          for (auto _ : st) {
-            auto r = kb::encode(v, out, kb::legacy());
-            benchmark::DoNotOptimize(r);
-            benchmark::ClobberMemory();
-          }
-          if (out.size() != 8 + n * 8) st.SkipWithError("wrong size");
-        },
-        size, n);
-  s.add("pod/encode/" + label, "memcpy",
-        [n](benchmark::State& st) {
-          const auto v = pod_values<T>(n);
-          std::vector<std::uint8_t> out(n * 8 + 8, 1);
-          for (auto _ : st) {
-            std::memcpy(out.data() + 8, v.data(), n * 8);
-            benchmark::ClobberMemory();
-          }
-        },
-        size, n);
-  s.add("pod/decode/" + label, "keel",
-        [n](benchmark::State& st) {
-          const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
-          std::vector<T> v;
-          (void)kb::decode_into(v, bytes, kb::legacy());
-          for (auto _ : st) {
-            auto r = kb::decode_into(v, bytes, kb::legacy());
-            benchmark::DoNotOptimize(r);
-            benchmark::ClobberMemory();
-          }
-          if (v != pod_values<T>(n)) st.SkipWithError("wrong values");
-        },
-        size, n);
-  s.add("pod/decode/" + label, "memcpy",
-        [n](benchmark::State& st) {
-          const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
-          std::vector<T> v(n);
-          for (auto _ : st) {
-            std::memcpy(v.data(), bytes.data() + 8, n * 8);
-            benchmark::ClobberMemory();
-          }
-        },
-        size, n);
+  s.add(
+      "pod/encode/" + label, "keel",
+      [n](benchmark::State& st) {
+        const auto v = pod_values<T>(n);
+        kb::buffer out;
+        (void)kb::encode(v, out, kb::legacy());
+        for (auto _ : st) {
+          auto r = kb::encode(v, out, kb::legacy());
+          benchmark::DoNotOptimize(r);
+          benchmark::ClobberMemory();
+        }
+        if (out.size() != 8 + n * 8) st.SkipWithError("wrong size");
+      },
+      size, n);
+  s.add(
+      "pod/encode/" + label, "memcpy",
+      [n](benchmark::State& st) {
+        const auto v = pod_values<T>(n);
+        std::vector<std::uint8_t> out(n * 8 + 8, 1);
+        for (auto _ : st) {
+          std::memcpy(out.data() + 8, v.data(), n * 8);
+          benchmark::ClobberMemory();
+        }
+      },
+      size, n);
+  s.add(
+      "pod/decode/" + label, "keel",
+      [n](benchmark::State& st) {
+        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
+        std::vector<T> v;
+        (void)kb::decode_into(v, bytes, kb::legacy());
+        for (auto _ : st) {
+          auto r = kb::decode_into(v, bytes, kb::legacy());
+          benchmark::DoNotOptimize(r);
+          benchmark::ClobberMemory();
+        }
+        if (v != pod_values<T>(n)) st.SkipWithError("wrong values");
+      },
+      size, n);
+  s.add(
+      "pod/decode/" + label, "memcpy",
+      [n](benchmark::State& st) {
+        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
+        std::vector<T> v(n);
+        for (auto _ : st) {
+          std::memcpy(v.data(), bytes.data() + 8, n * 8);
+          benchmark::ClobberMemory();
+        }
+      },
+      size, n);
 }
 
 std::shared_ptr<const std::vector<trade>> trades() {
@@ -157,7 +166,8 @@ struct timed_op {
       std::uint64_t n = 1;
       double ns = time(n);
       while (ns < round_ns / 4 && n < (1u << 30)) ns = time(n *= 4);
-      iters = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(n) * round_ns / std::max(ns, 1.0)));
+      iters = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(static_cast<double>(n) * round_ns / std::max(ns, 1.0)));
     }
     samples.push_back(time(iters) / static_cast<double>(iters));
   }
@@ -176,29 +186,41 @@ struct struct_case_data {
 
 // keel's two operations for one config: each record appended after the previous one into a
 // reused buffer; each record decoded from its own slice into a reused object.
-void add_keel_struct_ops(std::vector<timed_op>& ops, const std::shared_ptr<const std::vector<trade>>& ts,
-                         const char* name, kb::config c) {
+void add_keel_struct_ops(std::vector<timed_op>& ops,
+                         const std::shared_ptr<const std::vector<trade>>& ts, const char* name,
+                         kb::config c) {
   auto d = std::make_shared<struct_case_data>();
   d->cfg = c;
   (void)kb::encode_batch(kb::serial, std::span<const trade>(*ts), d->bytes, d->offsets, c);
   d->out.reserve(d->bytes.size());
   const std::uint64_t total = d->bytes.size();
-  ops.push_back({std::string("struct/encode/") + name, total, kRecords, [ts, d] {
+  ops.push_back({std::string("struct/encode/") + name,
+                 total,
+                 kRecords,
+                 [ts, d] {
                    d->out.clear();
                    for (const auto& t : *ts) (void)kb::encode_append(t, d->out, d->cfg);
                    benchmark::DoNotOptimize(d->out.data());
                    benchmark::ClobberMemory();
-                 }, 0, {}});
-  ops.push_back({std::string("struct/decode/") + name, total, kRecords, [d] {
+                 },
+                 0,
+                 {}});
+  ops.push_back({std::string("struct/decode/") + name,
+                 total,
+                 kRecords,
+                 [d] {
                    for (std::size_t i = 0; i < kRecords; ++i) {
-                     auto r = kb::decode_into(d->decoded[i],
-                                              std::span<const std::uint8_t>(d->bytes.data() + d->offsets[i],
-                                                                            d->offsets[i + 1] - d->offsets[i]),
-                                              d->cfg);
+                     auto r = kb::decode_into(
+                         d->decoded[i],
+                         std::span<const std::uint8_t>(d->bytes.data() + d->offsets[i],
+                                                       d->offsets[i + 1] - d->offsets[i]),
+                         d->cfg);
                      benchmark::DoNotOptimize(r);
                    }
                    benchmark::ClobberMemory();
-                 }, 0, {}});
+                 },
+                 0,
+                 {}});
 }
 
 // Runs the Rust benchmark binary; returns its records (or one record carrying the error).
@@ -213,7 +235,8 @@ std::vector<keel::bench::record> run_rust(const std::string& args) {
     keel::bench::record r;
     if (is >> r.case_name >> r.impl >> r.median_ns >> r.bytes >> r.items) out.push_back(r);
   }
-  if (pclose(p) != 0 || out.empty()) return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, cmd + " failed"}};
+  if (pclose(p) != 0 || out.empty())
+    return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, cmd + " failed"}};
   return out;
 }
 
@@ -228,16 +251,19 @@ std::vector<keel::bench::record> struct_cases(const keel::bench::context& ctx) {
   const double round_ns = ctx.quick ? 5e6 : 2e7;
   std::map<std::pair<std::string, std::string>, std::vector<keel::bench::record>> rust;
   for (int r = 0; r < rounds; ++r) {
-    for (auto& rec : run_rust(std::string("--only struct --rounds 1") + (ctx.quick ? " --quick" : ""))) {
+    for (auto& rec :
+         run_rust(std::string("--only struct --rounds 1") + (ctx.quick ? " --quick" : ""))) {
       if (!rec.error.empty()) return {rec};
       rust[{rec.case_name, rec.impl}].push_back(rec);
     }
     for (auto& op : ops) op.round(round_ns);
   }
   std::vector<keel::bench::record> out;
-  for (auto& op : ops) out.push_back({"", op.case_name, "keel", op.median(), op.bytes, op.items, 0, ""});
+  for (auto& op : ops)
+    out.push_back({"", op.case_name, "keel", op.median(), op.bytes, op.items, 0, ""});
   for (auto& [key, recs] : rust) {
-    std::sort(recs.begin(), recs.end(), [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
+    std::sort(recs.begin(), recs.end(),
+              [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
     out.push_back(recs[recs.size() / 2]);
   }
   return out;
@@ -256,13 +282,16 @@ void add_batch(keel::bench::suite& s) {
     }
   };
   const std::size_t bytes = kb::encoded_size(*many, kb::standard());
-  s.add("batch/encode/10k/1-thread", "keel", [encode](benchmark::State& st) { encode(kb::serial, st); }, bytes, 10000);
-  s.add("batch/encode/10k/2-threads", "keel",
-        [encode](benchmark::State& st) {
-          static keel::pool::thread_pool pool(1);  // one worker + the calling thread
-          encode(pool, st);
-        },
-        bytes, 10000);
+  s.add(
+      "batch/encode/10k/1-thread", "keel",
+      [encode](benchmark::State& st) { encode(kb::serial, st); }, bytes, 10000);
+  s.add(
+      "batch/encode/10k/2-threads", "keel",
+      [encode](benchmark::State& st) {
+        static keel::pool::thread_pool pool(1);  // one worker + the calling thread
+        encode(pool, st);
+      },
+      bytes, 10000);
 }
 
 }  // namespace
@@ -278,13 +307,25 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
     return run_rust(std::string("--only pod") + (c.quick ? " --quick" : ""));
   });
   s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
-  s.note("pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a reused "
-         "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / deserialize "
-         "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
-  s.note("struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, u8, i32), "
-         "each encoded after the previous into one reused buffer, each decoded from its slice; keel decodes into "
-         "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, rust_bincode1 serde");
-  s.note("batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 worker + caller");
-  s.note("Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, not interleaved "
-         "with keel; struct: one Rust process run per round, alternating with keel's round of the same cases)");
+  s.note(
+      "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
+      "reused "
+      "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / "
+      "deserialize "
+      "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
+  s.note(
+      "struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, "
+      "u8, i32), "
+      "each encoded after the previous into one reused buffer, each decoded from its slice; keel "
+      "decodes into "
+      "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, "
+      "rust_bincode1 serde");
+  s.note(
+      "batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 "
+      "worker + caller");
+  s.note(
+      "Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, "
+      "not interleaved "
+      "with keel; struct: one Rust process run per round, alternating with keel's round of the "
+      "same cases)");
 }

@@ -4,8 +4,8 @@
 //   namespace kb = keel::bincode;
 //   struct trade { std::uint64_t id; std::string symbol; std::optional<double> px; };
 //   kb::buffer out;
-//   kb::encode(t, out, kb::standard());                 // what Rust's encode_to_vec(t, standard()) gives
-//   auto back = kb::decode<trade>(out, kb::standard());  // kb::result<trade>: ok() / error()
+//   kb::encode(t, out, kb::standard());                 // what Rust's encode_to_vec(t, standard())
+//   gives auto back = kb::decode<trade>(out, kb::standard());  // kb::result<trade>: ok() / error()
 //
 // Format: docs/bincode.md. Headers: config.h (presets), error.h (errors as values), codec.h
 // (type mapping), reflect.h (KEEL_BINCODE_FIELDS / KEEL_BINCODE_ENUM), encode.h, decode.h,

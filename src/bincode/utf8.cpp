@@ -25,10 +25,14 @@ bool valid_utf8(const std::uint8_t* p, std::size_t n) noexcept {
     const std::size_t width = utf8_width(b);
     if (width == 0 || n - i < width) return false;
     std::uint8_t lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-    if (b == 0xE0) lo = 0xA0;
-    else if (b == 0xED) hi = 0x9F;
-    else if (b == 0xF0) lo = 0x90;
-    else if (b == 0xF4) hi = 0x8F;
+    if (b == 0xE0)
+      lo = 0xA0;
+    else if (b == 0xED)
+      hi = 0x9F;
+    else if (b == 0xF0)
+      lo = 0x90;
+    else if (b == 0xF4)
+      hi = 0x8F;
     if (p[i + 1] < lo || p[i + 1] > hi) return false;
     for (std::size_t k = 2; k < width; ++k)
       if ((p[i + k] & 0xC0) != 0x80) return false;

@@ -39,7 +39,8 @@ void contiguous_round_trip(Exec&& exec, const kb::config& c) {
   ASSERT_EQ(std::vector<std::uint8_t>(out.begin(), out.end()), serial);
 
   std::vector<order> back;
-  st = kb::decode_batch(exec, std::span<const std::uint8_t>(out.data(), out.size()), offsets, back, c);
+  st = kb::decode_batch(exec, std::span<const std::uint8_t>(out.data(), out.size()), offsets, back,
+                        c);
   ASSERT_TRUE(st.ok()) << st.error.message();
   EXPECT_EQ(back, orders);
 }
@@ -87,26 +88,31 @@ TEST(BincodeBatch, ReportsLowestFailingIndex) {
   inputs[900] = {1};
   inputs[950] = {1, 1, 0};  // trailing byte
   std::vector<std::optional<bool>> outs;
-  auto d = kb::decode_batch(pool, std::span<const std::vector<std::uint8_t>>(inputs), outs, kb::standard());
+  auto d = kb::decode_batch(pool, std::span<const std::vector<std::uint8_t>>(inputs), outs,
+                            kb::standard());
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.failed, 800u);
   EXPECT_EQ(d.error.code, kb::error_code::invalid_bool);
   inputs[800] = {0};
-  d = kb::decode_batch(kb::serial, std::span<const std::vector<std::uint8_t>>(inputs), outs, kb::standard());
+  d = kb::decode_batch(kb::serial, std::span<const std::vector<std::uint8_t>>(inputs), outs,
+                       kb::standard());
   EXPECT_EQ(d.failed, 900u);
   EXPECT_EQ(d.error.code, kb::error_code::unexpected_end);
   inputs[900] = {1, 0};
-  d = kb::decode_batch(pool, std::span<const std::vector<std::uint8_t>>(inputs), outs, kb::standard());
+  d = kb::decode_batch(pool, std::span<const std::vector<std::uint8_t>>(inputs), outs,
+                       kb::standard());
   EXPECT_EQ(d.failed, 950u);
   EXPECT_EQ(d.error.code, kb::error_code::trailing_bytes);
 
   // Offsets outside the bytes are rejected before decoding.
   std::vector<std::uint8_t> bytes{0, 0};
   std::vector<std::size_t> offs{0, 1, 3};
-  d = kb::decode_batch(kb::serial, std::span<const std::uint8_t>(bytes), offs, outs, kb::standard());
+  d = kb::decode_batch(kb::serial, std::span<const std::uint8_t>(bytes), offs, outs,
+                       kb::standard());
   EXPECT_EQ(d.failed, 1u);
   offs = {0, 1, 2};
-  d = kb::decode_batch(kb::serial, std::span<const std::uint8_t>(bytes), offs, outs, kb::standard());
+  d = kb::decode_batch(kb::serial, std::span<const std::uint8_t>(bytes), offs, outs,
+                       kb::standard());
   EXPECT_TRUE(d.ok());
   EXPECT_EQ(outs, (std::vector<std::optional<bool>>{std::nullopt, std::nullopt}));
 }

@@ -26,7 +26,9 @@ using bytes = std::vector<std::uint8_t>;
 bool unhex(std::string_view s, bytes& out) {
   if (s.size() % 2) return false;
   out.resize(s.size() / 2);
-  auto nib = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  auto nib = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int h = nib(s[2 * i]), l = nib(s[2 * i + 1]);
     if (h < 0 || l < 0) return false;
@@ -60,11 +62,13 @@ struct typed_checker final : checker {
     auto r = kb::decode_into(fresh, b, c);
     if (f.kind == "V") {
       if (!r) return "decode failed: " + r.error().message();
-      if (*r != b.size()) return "decoded " + std::to_string(*r) + " of " + std::to_string(b.size()) + " bytes";
+      if (*r != b.size())
+        return "decoded " + std::to_string(*r) + " of " + std::to_string(b.size()) + " bytes";
       if (show(fresh) != f.text) return "value " + show(fresh) + " != " + std::string(f.text);
       auto r2 = kb::decode_into(reused, b, c);
       if (!r2 || show(reused) != f.text) return "decode_into a reused object gave " + show(reused);
-      if (kb::encoded_size(fresh, c) != b.size()) return "encoded_size " + std::to_string(kb::encoded_size(fresh, c));
+      if (kb::encoded_size(fresh, c) != b.size())
+        return "encoded_size " + std::to_string(kb::encoded_size(fresh, c));
       auto e = kb::encode_to_vector(fresh, c);
       if (!e) return "encode failed: " + e.error().message();
       if (*e != b) return "re-encoded " + hex(*e);
@@ -76,7 +80,8 @@ struct typed_checker final : checker {
       return "";
     }
     if (!r) return "rejected bytes Rust accepts: " + r.error().message();
-    if (f.used != "-" && std::to_string(*r) != f.used) return "used " + std::to_string(*r) + " bytes, Rust " + std::string(f.used);
+    if (f.used != "-" && std::to_string(*r) != f.used)
+      return "used " + std::to_string(*r) + " bytes, Rust " + std::string(f.used);
     if (show(fresh) != f.text) return "value " + show(fresh) + " != " + std::string(f.text);
     return "";
   }
@@ -95,7 +100,8 @@ int check(const char* path) {
     return 2;
   }
   std::unordered_map<std::string, std::unique_ptr<checker>> checkers;
-  each_type([&]<class T>(const char* name) { checkers[name] = std::make_unique<typed_checker<T>>(); });
+  each_type(
+      [&]<class T>(const char* name) { checkers[name] = std::make_unique<typed_checker<T>>(); });
   std::string line;
   bytes b;
   std::size_t ok_v = 0, ok_d = 0, bad = 0, no = 0;
@@ -129,12 +135,13 @@ int check(const char* path) {
     if (err.empty()) {
       ++(f.kind == "V" ? ok_v : ok_d);
     } else if (++bad <= 30) {
-      std::fprintf(stderr, "%s:%zu: %.*s %.*s %.*s: %s\n", path, no, int(f.cfg.size()), f.cfg.data(),
-                   int(f.type.size()), f.type.data(), int(std::min<std::size_t>(f.hex.size(), 80)), f.hex.data(),
-                   err.c_str());
+      std::fprintf(stderr, "%s:%zu: %.*s %.*s %.*s: %s\n", path, no, int(f.cfg.size()),
+                   f.cfg.data(), int(f.type.size()), f.type.data(),
+                   int(std::min<std::size_t>(f.hex.size(), 80)), f.hex.data(), err.c_str());
     }
   }
-  std::printf("bincode oracle: %zu vectors and %zu decode-only cases agree with Rust, %zu differ\n", ok_v, ok_d, bad);
+  std::printf("bincode oracle: %zu vectors and %zu decode-only cases agree with Rust, %zu differ\n",
+              ok_v, ok_d, bad);
   return bad == 0 && ok_v > 0 ? 0 : 1;
 }
 
@@ -170,7 +177,8 @@ int emit(const char* path, std::size_t per_type) {
 
 int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "check") == 0) return check(argv[2]);
-  if (argc >= 3 && std::strcmp(argv[1], "emit") == 0) return emit(argv[2], argc > 3 ? std::stoul(argv[3]) : 100);
+  if (argc >= 3 && std::strcmp(argv[1], "emit") == 0)
+    return emit(argv[2], argc > 3 ? std::stoul(argv[3]) : 100);
   std::fprintf(stderr, "usage: bincode_oracle check FILE | emit FILE [N]\n");
   return 2;
 }

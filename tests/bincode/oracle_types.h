@@ -28,8 +28,9 @@ struct rect {  // Shape::Rect { w, h } — aggregate reflection
   std::uint32_t w, h;
 };
 // enum Shape { Empty, Circle(f64), Rect { w, h }, Poly(Vec<(i16, i16)>), Named(String, char) }
-using shape = std::variant<std::monostate, double, rect, std::vector<std::pair<std::int16_t, std::int16_t>>,
-                           std::tuple<std::string, char32_t>>;
+using shape =
+    std::variant<std::monostate, double, rect, std::vector<std::pair<std::int16_t, std::int16_t>>,
+                 std::tuple<std::string, char32_t>>;
 struct fill {
   double px;
   std::uint32_t qty;
@@ -82,25 +83,41 @@ template <class Tuple>
 void show_fields(std::string& o, const Tuple& t) {
   o += '(';
   bool first = true;
-  std::apply([&](const auto&... f) { ((o += first ? "" : ",", first = false, show(o, f)), ...); }, t);
+  std::apply([&](const auto&... f) { ((o += first ? "" : ",", first = false, show(o, f)), ...); },
+             t);
   o += ')';
 }
 
-template <class T> struct is_tuple_like : std::false_type {};
-template <class... T> struct is_tuple_like<std::tuple<T...>> : std::true_type {};
-template <class A, class B> struct is_tuple_like<std::pair<A, B>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_map : std::false_type {};
-template <class K, class V> struct is_map<std::map<K, V>> : std::true_type {};
-template <class T> struct is_set : std::false_type {};
-template <class K> struct is_set<std::set<K>> : std::true_type {};
-template <class T> struct is_array : std::false_type {};
-template <class T, std::size_t N> struct is_array<std::array<T, N>> : std::true_type {};
-template <class T> struct is_variant : std::false_type {};
-template <class... T> struct is_variant<std::variant<T...>> : std::true_type {};
+template <class T>
+struct is_tuple_like : std::false_type {};
+template <class... T>
+struct is_tuple_like<std::tuple<T...>> : std::true_type {};
+template <class A, class B>
+struct is_tuple_like<std::pair<A, B>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_map : std::false_type {};
+template <class K, class V>
+struct is_map<std::map<K, V>> : std::true_type {};
+template <class T>
+struct is_set : std::false_type {};
+template <class K>
+struct is_set<std::set<K>> : std::true_type {};
+template <class T>
+struct is_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_array<std::array<T, N>> : std::true_type {};
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
 
 template <class T>
 void show(std::string& o, const T& v) {
@@ -120,13 +137,15 @@ void show(std::string& o, const T& v) {
     show_u128(o, v);
   } else if constexpr (std::is_same_v<T, kb::int128>) {
     if (v < 0) o += '-';
-    show_u128(o, v < 0 ? kb::uint128(0) - static_cast<kb::uint128>(v) : static_cast<kb::uint128>(v));
+    show_u128(o,
+              v < 0 ? kb::uint128(0) - static_cast<kb::uint128>(v) : static_cast<kb::uint128>(v));
   } else if constexpr (std::is_integral_v<T>) {
     o += std::to_string(v);
   } else if constexpr (std::is_enum_v<T>) {
     o += 'V' + std::to_string(static_cast<unsigned>(v));
   } else if constexpr (std::is_same_v<T, std::chrono::nanoseconds>) {
-    o += '(' + std::to_string(v.count() / 1000000000) + ',' + std::to_string(v.count() % 1000000000) + ')';
+    o += '(' + std::to_string(v.count() / 1000000000) + ',' +
+         std::to_string(v.count() % 1000000000) + ')';
   } else if constexpr (std::is_same_v<T, std::monostate>) {
     o += "()";
   } else if constexpr (is_vector<T>::value || is_array<T>::value || is_set<T>::value) {
@@ -158,7 +177,8 @@ void show(std::string& o, const T& v) {
         [&o](const auto& x) {
           using A = std::remove_cvref_t<decltype(x)>;
           if constexpr (std::is_same_v<A, std::monostate>) {
-          } else if constexpr (is_tuple_like<A>::value || (std::is_class_v<A> && std::is_aggregate_v<A>)) {
+          } else if constexpr (is_tuple_like<A>::value ||
+                               (std::is_class_v<A> && std::is_aggregate_v<A>)) {
             show(o, x);
           } else {
             o += '(';
@@ -204,7 +224,9 @@ struct rng {
     const kb::uint128 v = (static_cast<kb::uint128>(next()) << 64) | next();
     return bits == 0 ? 0 : bits >= 128 ? v : v & ((kb::uint128(1) << bits) - 1);
   }
-  std::size_t len(int depth) { return depth > 1 ? below(3) : below(10) == 0 && depth == 0 ? below(200) : below(6); }
+  std::size_t len(int depth) {
+    return depth > 1 ? below(3) : below(10) == 0 && depth == 0 ? below(200) : below(6);
+  }
 };
 
 template <class T>
@@ -240,8 +262,10 @@ void gen(rng& r, T& v, int d) {
     v.clear();
     const std::size_t n = d == 0 && r.below(8) == 0 ? r.below(300) : r.below(12);
     for (std::size_t i = 0; i < n; ++i) {
-      if (r.below(4) == 0) append_utf8(v, gen_char(r));
-      else v += static_cast<char>('a' + r.below(26));
+      if (r.below(4) == 0)
+        append_utf8(v, gen_char(r));
+      else
+        v += static_cast<char>('a' + r.below(26));
     }
   } else if constexpr (std::is_same_v<T, std::chrono::nanoseconds>) {
     v = std::chrono::nanoseconds(static_cast<std::int64_t>(r.next() >> 1));
@@ -280,8 +304,11 @@ void gen(rng& r, T& v, int d) {
   } else if constexpr (is_variant<T>::value) {
     const std::size_t i = r.below(std::variant_size_v<T>);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      static_cast<void>(((i == I ? (v.template emplace<I>(), gen(r, std::get<I>(v), d + 1), true) : false) || ...));
-    }(std::make_index_sequence<std::variant_size_v<T>>{});
+      static_cast<void>(
+          ((i == I ? (v.template emplace<I>(), gen(r, std::get<I>(v), d + 1), true) : false) ||
+           ...));
+    }
+    (std::make_index_sequence<std::variant_size_v<T>>{});
   } else {
     std::apply([&](auto&... f) { (gen(r, f, d + 1), ...); }, kb::detail::fields_of(v));
   }

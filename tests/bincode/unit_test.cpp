@@ -83,7 +83,8 @@ TEST(BincodeSpec, TupleLegacy) {
 
 TEST(BincodeSpec, EnumLegacy) {
   EXPECT_EQ(enc(some_enum{std::monostate{}}, kb::legacy()), (bytes{0, 0, 0, 0}));
-  EXPECT_EQ(enc(some_enum{std::tuple<std::uint32_t>{0}}, kb::legacy()), (bytes{1, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(enc(some_enum{std::tuple<std::uint32_t>{0}}, kb::legacy()),
+            (bytes{1, 0, 0, 0, 0, 0, 0, 0}));
   EXPECT_EQ(enc(some_enum{variant_c{0}}, kb::legacy()), (bytes{2, 0, 0, 0, 0, 0, 0, 0}));
 }
 
@@ -93,7 +94,8 @@ TEST(BincodeSpec, OptionLegacy) {
 }
 
 TEST(BincodeSpec, VecLegacy) {
-  EXPECT_EQ(enc(std::vector<std::uint8_t>{0, 1, 2}, kb::legacy()), (bytes{3, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2}));
+  EXPECT_EQ(enc(std::vector<std::uint8_t>{0, 1, 2}, kb::legacy()),
+            (bytes{3, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2}));
 }
 
 TEST(BincodeSpec, StringLegacy) {
@@ -102,8 +104,10 @@ TEST(BincodeSpec, StringLegacy) {
 }
 
 TEST(BincodeSpec, ArraysLegacy) {
-  EXPECT_EQ(enc(std::array<std::uint8_t, 5>{10, 20, 30, 40, 50}, kb::legacy()), (bytes{10, 20, 30, 40, 50}));
-  EXPECT_EQ(enc(std::array<foo, 2>{foo{10, 20}, foo{30, 40}}, kb::legacy()), (bytes{10, 20, 30, 40}));
+  EXPECT_EQ(enc(std::array<std::uint8_t, 5>{10, 20, 30, 40, 50}, kb::legacy()),
+            (bytes{10, 20, 30, 40, 50}));
+  EXPECT_EQ(enc(std::array<foo, 2>{foo{10, 20}, foo{30, 40}}, kb::legacy()),
+            (bytes{10, 20, 30, 40}));
 }
 
 TEST(BincodeSpec, ReadmeWorldStandard) {
@@ -147,7 +151,8 @@ TEST(BincodeSpec, CharIsUtf8) {
 
 TEST(BincodeSpec, DurationAndFloats) {
   using namespace std::chrono;
-  EXPECT_EQ(enc(nanoseconds{1'500'000'001}, kb::legacy()), (bytes{1, 0, 0, 0, 0, 0, 0, 0, 1, 0x65, 0xCD, 0x1D}));
+  EXPECT_EQ(enc(nanoseconds{1'500'000'001}, kb::legacy()),
+            (bytes{1, 0, 0, 0, 0, 0, 0, 0, 1, 0x65, 0xCD, 0x1D}));
   EXPECT_EQ(enc(seconds{3}, kb::standard()), (bytes{3, 0}));
   EXPECT_EQ(enc(1.0f, kb::standard()), (bytes{0, 0, 0x80, 0x3F}));
   EXPECT_EQ(enc(1.0, kb::standard().with_big_endian()), (bytes{0x3F, 0xF0, 0, 0, 0, 0, 0, 0}));
@@ -156,12 +161,15 @@ TEST(BincodeSpec, DurationAndFloats) {
   auto d = kb::decode<nanoseconds>(bytes{1, 0xFB, 0xE8, 0x03}, kb::standard());  // 1 s + 1000 ns
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->count(), 1'000'001'000);
-  auto carried = kb::decode<seconds>(bytes{1, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x94, 0x35, 0x77}, kb::legacy());  // 2e9 ns
+  auto carried = kb::decode<seconds>(bytes{1, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x94, 0x35, 0x77},
+                                     kb::legacy());  // 2e9 ns
   ASSERT_TRUE(carried.ok());
   EXPECT_EQ(carried->count(), 3);
-  EXPECT_EQ(kb::decode<seconds>(bytes{1, 1}, kb::standard()).error().code, kb::error_code::invalid_duration);
+  EXPECT_EQ(kb::decode<seconds>(bytes{1, 1}, kb::standard()).error().code,
+            kb::error_code::invalid_duration);
   bytes over(12, 0xFF);
-  EXPECT_EQ(kb::decode<nanoseconds>(over, kb::legacy()).error().code, kb::error_code::invalid_duration);
+  EXPECT_EQ(kb::decode<nanoseconds>(over, kb::legacy()).error().code,
+            kb::error_code::invalid_duration);
 }
 
 // ---- the type mapping round-trips under every config ------------------------------------
@@ -195,7 +203,8 @@ TEST(BincodeTypes, RoundTripEverything) {
     round_trip(std::unordered_set<std::uint16_t>{1, 2, 3}, c);
     round_trip(std::chrono::milliseconds{123456}, c);
     round_trip(trade{42, "EURUSD", {1.5, 2.25}, 7, side::buy}, c);
-    round_trip(nested{-7, "n", std::vector<std::uint32_t>{1, 2}, {{"k", -1}}, {U'\u20ac', true}}, c);
+    round_trip(nested{-7, "n", std::vector<std::uint32_t>{1, 2}, {{"k", -1}}, {U'\u20ac', true}},
+               c);
   }
 }
 
@@ -216,14 +225,16 @@ static_assert(kb::detail::memcpy_encodable<kb::detail::format<false, false>, pla
 static_assert(!kb::detail::memcpy_encodable<kb::detail::format<true, false>, plain_point>);
 static_assert(!kb::detail::memcpy_encodable<kb::detail::format<false, true>, plain_point>);
 static_assert(!kb::detail::memcpy_encodable<kb::detail::format<false, false>, padded>);
-static_assert(kb::detail::memcpy_decodable<kb::detail::format<true, false>, std::array<std::uint8_t, 100>>);
+static_assert(
+    kb::detail::memcpy_decodable<kb::detail::format<true, false>, std::array<std::uint8_t, 100>>);
 static_assert(!kb::detail::memcpy_decodable<kb::detail::format<false, false>, std::array<bool, 3>>);
 
 TEST(BincodeTypes, PackedStructBlocks) {
   std::vector<plain_point> pts;
   std::vector<std::tuple<std::int32_t, std::int32_t, float, std::array<std::uint8_t, 4>>> tuples;
   for (int i = 0; i < 50; ++i) {
-    pts.push_back({i * -7, i << 20, static_cast<float>(i) / 3, {1, 2, static_cast<std::uint8_t>(i), 4}});
+    pts.push_back(
+        {i * -7, i << 20, static_cast<float>(i) / 3, {1, 2, static_cast<std::uint8_t>(i), 4}});
     tuples.emplace_back(pts.back().x, pts.back().y, pts.back().z, pts.back().tag);
   }
   std::vector<padded> pads{{1, 70000}, {255, 3}};
@@ -241,11 +252,14 @@ TEST(BincodeTypes, EmptyStructIsUnit) {
 }
 
 TEST(BincodeTypes, ZeroCopyViews) {
-  const bytes b = enc(std::make_tuple(std::string("abc"), std::vector<std::uint8_t>{9, 8}), kb::standard());
-  auto d = kb::decode<std::tuple<std::string_view, std::span<const std::uint8_t>>>(b, kb::standard());
+  const bytes b =
+      enc(std::make_tuple(std::string("abc"), std::vector<std::uint8_t>{9, 8}), kb::standard());
+  auto d =
+      kb::decode<std::tuple<std::string_view, std::span<const std::uint8_t>>>(b, kb::standard());
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(std::get<0>(*d), "abc");
-  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(std::get<0>(*d).data()), b.data() + 1);  // borrows
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(std::get<0>(*d).data()),
+            b.data() + 1);  // borrows
   EXPECT_EQ(std::get<1>(*d).data(), b.data() + 5);
   EXPECT_EQ(std::get<1>(*d).size(), 2u);
 }
@@ -310,7 +324,11 @@ TEST(BincodeEncode, AppendAndThrowingValue) {
 // ---- errors ------------------------------------------------------------------------------
 
 TEST(BincodeErrors, TruncatedAtEveryPosition) {
-  nested n{-7, "a string", std::vector<std::uint32_t>{1, 70000, 3}, {{"k", -1}, {"kk", 1ll << 40}}, {U'\u20ac', true}};
+  nested n{-7,
+           "a string",
+           std::vector<std::uint32_t>{1, 70000, 3},
+           {{"k", -1}, {"kk", 1ll << 40}},
+           {U'\u20ac', true}};
   for (const auto& c : all_configs) {
     const bytes b = enc(n, c);
     for (std::size_t cut = 0; cut < b.size(); ++cut) {
@@ -328,14 +346,19 @@ TEST(BincodeErrors, TruncatedAtEveryPosition) {
 TEST(BincodeErrors, ForgedHugeLengths) {
   // u64::MAX elements / bytes announced, nothing behind: rejected before allocating.
   bytes forged{253, 255, 255, 255, 255, 255, 255, 255, 255};
-  EXPECT_EQ(kb::decode<std::vector<std::uint64_t>>(forged, kb::standard()).error().code, kb::error_code::unexpected_end);
-  EXPECT_EQ(kb::decode<std::string>(forged, kb::standard()).error().code, kb::error_code::unexpected_end);
-  EXPECT_EQ(kb::decode<std::vector<std::string>>(forged, kb::standard()).error().code, kb::error_code::unexpected_end);
+  EXPECT_EQ(kb::decode<std::vector<std::uint64_t>>(forged, kb::standard()).error().code,
+            kb::error_code::unexpected_end);
+  EXPECT_EQ(kb::decode<std::string>(forged, kb::standard()).error().code,
+            kb::error_code::unexpected_end);
+  EXPECT_EQ(kb::decode<std::vector<std::string>>(forged, kb::standard()).error().code,
+            kb::error_code::unexpected_end);
   EXPECT_EQ((kb::decode<std::map<std::uint8_t, std::uint8_t>>(forged, kb::standard()).error().code),
             kb::error_code::unexpected_end);
-  EXPECT_EQ(kb::decode<std::vector<std::monostate>>(forged, kb::standard()).error().code, kb::error_code::limit_exceeded);
+  EXPECT_EQ(kb::decode<std::vector<std::monostate>>(forged, kb::standard()).error().code,
+            kb::error_code::limit_exceeded);
   bytes fix{0, 0, 0, 0, 0, 0, 0, 0x40};
-  EXPECT_EQ(kb::decode<std::vector<std::uint32_t>>(fix, kb::legacy()).error().code, kb::error_code::unexpected_end);
+  EXPECT_EQ(kb::decode<std::vector<std::uint32_t>>(fix, kb::legacy()).error().code,
+            kb::error_code::unexpected_end);
   // A length that fits the input is fine; one byte more is not.
   EXPECT_TRUE(kb::decode<std::vector<std::uint16_t>>(bytes{2, 1, 2}, kb::standard()).ok());
   EXPECT_EQ(kb::decode<std::vector<std::uint16_t>>(bytes{3, 1, 2}, kb::standard()).error().code,
@@ -343,11 +366,14 @@ TEST(BincodeErrors, ForgedHugeLengths) {
 }
 
 TEST(BincodeErrors, VarintTags) {
-  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{255, 0, 0}, kb::standard()).error().code, kb::error_code::invalid_integer_type);
-  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{255}, kb::v1_options()).error().code, kb::error_code::invalid_integer_type);
+  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{255, 0, 0}, kb::standard()).error().code,
+            kb::error_code::invalid_integer_type);
+  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{255}, kb::v1_options()).error().code,
+            kb::error_code::invalid_integer_type);
   // 2.0.1 is tag based: u16 with a u32 tag fails even for a small value; 1.3.3 is value based.
   const bytes wide{252, 5, 0, 0, 0};
-  EXPECT_EQ(kb::decode<std::uint16_t>(wide, kb::standard()).error().code, kb::error_code::invalid_integer_type);
+  EXPECT_EQ(kb::decode<std::uint16_t>(wide, kb::standard()).error().code,
+            kb::error_code::invalid_integer_type);
   EXPECT_EQ(*kb::decode<std::uint16_t>(wide, kb::v1_options()), 5);
   EXPECT_EQ(kb::decode<std::uint16_t>(bytes{252, 0, 0, 1, 0}, kb::v1_options()).error().code,
             kb::error_code::invalid_integer_type);
@@ -368,30 +394,45 @@ TEST(BincodeErrors, BadValues) {
   const auto s = kb::standard();
   auto b = kb::decode<bool>(bytes{2}, s);
   EXPECT_EQ(b.error(), (kb::error{kb::error_code::invalid_bool, 0}));
-  EXPECT_EQ(kb::decode<std::vector<bool>>(bytes{2, 1, 7}, s).error(), (kb::error{kb::error_code::invalid_bool, 2}));
+  EXPECT_EQ(kb::decode<std::vector<bool>>(bytes{2, 1, 7}, s).error(),
+            (kb::error{kb::error_code::invalid_bool, 2}));
   EXPECT_EQ(kb::decode<char32_t>(bytes{0x80}, s).error().code, kb::error_code::invalid_char);
-  EXPECT_EQ(kb::decode<char32_t>(bytes{0xED, 0xA0, 0x80}, s).error().code, kb::error_code::invalid_char);  // surrogate
-  EXPECT_EQ(kb::decode<char32_t>(bytes{0xC0, 0x80}, s).error().code, kb::error_code::invalid_char);        // overlong
-  EXPECT_EQ(kb::decode<char32_t>(bytes{0xF4, 0x90, 0x80, 0x80}, s).error().code, kb::error_code::invalid_char);
-  EXPECT_EQ(kb::decode<char32_t>(bytes{0xE2, 0x82}, s).error().code, kb::error_code::unexpected_end);
-  EXPECT_EQ(kb::decode<char32_t>(bytes{0xE2, 0x82}, kb::v1_options()).error().code, kb::error_code::invalid_char);
-  EXPECT_EQ(kb::decode<std::string>(bytes{2, 0xC3, 0x28}, s).error(), (kb::error{kb::error_code::invalid_utf8, 0}));
-  EXPECT_EQ(kb::decode<std::string_view>(bytes{1, 0xFF}, s).error().code, kb::error_code::invalid_utf8);
-  EXPECT_EQ(kb::decode<std::optional<std::uint8_t>>(bytes{2, 0}, s).error(), (kb::error{kb::error_code::unexpected_variant, 0}));
-  EXPECT_EQ(kb::decode<some_enum>(bytes{3}, s).error(), (kb::error{kb::error_code::unexpected_variant, 0}));
-  EXPECT_EQ(kb::decode<some_enum>(bytes{3, 0, 0, 0}, kb::legacy()).error().code, kb::error_code::unexpected_variant);
+  EXPECT_EQ(kb::decode<char32_t>(bytes{0xED, 0xA0, 0x80}, s).error().code,
+            kb::error_code::invalid_char);  // surrogate
+  EXPECT_EQ(kb::decode<char32_t>(bytes{0xC0, 0x80}, s).error().code,
+            kb::error_code::invalid_char);  // overlong
+  EXPECT_EQ(kb::decode<char32_t>(bytes{0xF4, 0x90, 0x80, 0x80}, s).error().code,
+            kb::error_code::invalid_char);
+  EXPECT_EQ(kb::decode<char32_t>(bytes{0xE2, 0x82}, s).error().code,
+            kb::error_code::unexpected_end);
+  EXPECT_EQ(kb::decode<char32_t>(bytes{0xE2, 0x82}, kb::v1_options()).error().code,
+            kb::error_code::invalid_char);
+  EXPECT_EQ(kb::decode<std::string>(bytes{2, 0xC3, 0x28}, s).error(),
+            (kb::error{kb::error_code::invalid_utf8, 0}));
+  EXPECT_EQ(kb::decode<std::string_view>(bytes{1, 0xFF}, s).error().code,
+            kb::error_code::invalid_utf8);
+  EXPECT_EQ(kb::decode<std::optional<std::uint8_t>>(bytes{2, 0}, s).error(),
+            (kb::error{kb::error_code::unexpected_variant, 0}));
+  EXPECT_EQ(kb::decode<some_enum>(bytes{3}, s).error(),
+            (kb::error{kb::error_code::unexpected_variant, 0}));
+  EXPECT_EQ(kb::decode<some_enum>(bytes{3, 0, 0, 0}, kb::legacy()).error().code,
+            kb::error_code::unexpected_variant);
   EXPECT_EQ(kb::decode<side>(bytes{2}, s).error().code, kb::error_code::unexpected_variant);
-  EXPECT_EQ(kb::encode_to_vector(static_cast<side>(5)).error().code, kb::error_code::unexpected_variant);
+  EXPECT_EQ(kb::encode_to_vector(static_cast<side>(5)).error().code,
+            kb::error_code::unexpected_variant);
 }
 
 TEST(BincodeErrors, LimitAndTrailing) {
   const bytes b = enc(std::string("hello"), kb::standard());  // 6 bytes
   EXPECT_TRUE(kb::decode<std::string>(b, kb::standard().with_limit(6)).ok());
-  EXPECT_EQ(kb::decode<std::string>(b, kb::standard().with_limit(5)).error().code, kb::error_code::limit_exceeded);
+  EXPECT_EQ(kb::decode<std::string>(b, kb::standard().with_limit(5)).error().code,
+            kb::error_code::limit_exceeded);
   // A forged length larger than the limit is a limit error even when the input is short too.
   EXPECT_EQ(kb::decode<std::string>(bytes{100, 'a'}, kb::standard().with_limit(10)).error().code,
             kb::error_code::limit_exceeded);
-  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{1, 2, 3, 4, 5, 6, 7, 8}, kb::legacy().with_limit(7)).error().code,
+  EXPECT_EQ(kb::decode<std::uint64_t>(bytes{1, 2, 3, 4, 5, 6, 7, 8}, kb::legacy().with_limit(7))
+                .error()
+                .code,
             kb::error_code::limit_exceeded);
   // 1.3.3 applies its limit when encoding; 2.0.1 does not.
   EXPECT_EQ(kb::encode_to_vector(std::string("hello"), kb::v1_options().with_limit(5)).error().code,
@@ -400,7 +441,8 @@ TEST(BincodeErrors, LimitAndTrailing) {
 
   bytes tail = enc(std::uint32_t{7}, kb::v1_options());
   tail.push_back(0);
-  EXPECT_EQ(kb::decode<std::uint32_t>(tail, kb::v1_options()).error(), (kb::error{kb::error_code::trailing_bytes, 1}));
+  EXPECT_EQ(kb::decode<std::uint32_t>(tail, kb::v1_options()).error(),
+            (kb::error{kb::error_code::trailing_bytes, 1}));
   auto used = kb::decode_into(*std::make_unique<std::uint32_t>(), tail, kb::standard());
   ASSERT_TRUE(used.ok());
   EXPECT_EQ(*used, 1u);

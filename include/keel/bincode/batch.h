@@ -67,10 +67,12 @@ batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<st
   offsets.resize(n + 1);
   return detail::dispatch(c, [&](auto f) {
     using F = decltype(f);
-    detail::for_each_index(exec, n, [&](std::size_t i) { offsets[i + 1] = detail::size_of<F>(values[i]); });
+    detail::for_each_index(exec, n,
+                           [&](std::size_t i) { offsets[i + 1] = detail::size_of<F>(values[i]); });
     offsets[0] = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (detail::over_encode_limit(c, offsets[i + 1])) return batch_status{i, {error_code::limit_exceeded, offsets[i + 1]}};
+      if (detail::over_encode_limit(c, offsets[i + 1]))
+        return batch_status{i, {error_code::limit_exceeded, offsets[i + 1]}};
       offsets[i + 1] += offsets[i];
     }
     out.resize(offsets[n]);
@@ -91,7 +93,8 @@ batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<st
 
 // Encodes each value into its own buffer (outs resized to values.size(); their capacity reused).
 template <class Exec, class T, class B>
-batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<B>& outs, const config& c = standard()) {
+batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<B>& outs,
+                          const config& c = standard()) {
   outs.resize(values.size());
   detail::first_failure bad;
   detail::for_each_index(exec, values.size(), [&](std::size_t i) {
@@ -105,7 +108,8 @@ batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<B>
 // Decodes inputs[i] into outs[i] (outs resized; existing elements reused). Each input must hold
 // exactly one value: bytes after it are trailing_bytes.
 template <class Exec, class T, class In>
-batch_status decode_batch(Exec&& exec, std::span<const In> inputs, std::vector<T>& outs, const config& c = standard()) {
+batch_status decode_batch(Exec&& exec, std::span<const In> inputs, std::vector<T>& outs,
+                          const config& c = standard()) {
   outs.resize(inputs.size());
   const config strict = c.reject_trailing_bytes();
   detail::first_failure bad;
@@ -119,11 +123,13 @@ batch_status decode_batch(Exec&& exec, std::span<const In> inputs, std::vector<T
 
 // Decodes a contiguous batch made by encode_batch: value i from bytes[offsets[i], offsets[i + 1]).
 template <class Exec, class T>
-batch_status decode_batch(Exec&& exec, std::span<const std::uint8_t> bytes, std::span<const std::size_t> offsets,
-                          std::vector<T>& outs, const config& c = standard()) {
+batch_status decode_batch(Exec&& exec, std::span<const std::uint8_t> bytes,
+                          std::span<const std::size_t> offsets, std::vector<T>& outs,
+                          const config& c = standard()) {
   const std::size_t n = offsets.empty() ? 0 : offsets.size() - 1;
   for (std::size_t i = 0; i < n; ++i)  // offsets must be ascending and inside the bytes
-    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > bytes.size()) return {i, {error_code::unexpected_end, 0}};
+    if (offsets[i] > offsets[i + 1] || offsets[i + 1] > bytes.size())
+      return {i, {error_code::unexpected_end, 0}};
   outs.resize(n);
   const config strict = c.reject_trailing_bytes();
   auto item = [&](std::size_t i) { return bytes.subspan(offsets[i], offsets[i + 1] - offsets[i]); };

@@ -17,7 +17,8 @@ class default_init_allocator : public Base {
   using Base::Base;
   template <class U>
   struct rebind {
-    using other = default_init_allocator<U, typename std::allocator_traits<Base>::template rebind_alloc<U>>;
+    using other =
+        default_init_allocator<U, typename std::allocator_traits<Base>::template rebind_alloc<U>>;
   };
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
@@ -25,7 +26,8 @@ class default_init_allocator : public Base {
   }
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
-    std::allocator_traits<Base>::construct(static_cast<Base&>(*this), p, std::forward<Args>(args)...);
+    std::allocator_traits<Base>::construct(static_cast<Base&>(*this), p,
+                                           std::forward<Args>(args)...);
   }
 };
 

@@ -91,7 +91,8 @@ constexpr bool block_copyable() {
   } else if constexpr (wire_integer<T>) {
     return sizeof(T) == 1 || (!F::varint && F::native_order);
   } else if constexpr (std::is_floating_point_v<T>) {
-    return (sizeof(T) == 4 || sizeof(T) == 8) && F::native_order && std::numeric_limits<T>::is_iec559;
+    return (sizeof(T) == 4 || sizeof(T) == 8) && F::native_order &&
+           std::numeric_limits<T>::is_iec559;
   } else if constexpr (std_array_of<T>::value) {
     return block_copyable<F, typename std_array_of<T>::element, Decode>();
   } else if constexpr (reflectable_aggregate<T> && std::is_trivially_copyable_v<T>) {
@@ -121,7 +122,8 @@ KEEL_BINCODE_INLINE bool get_len(reader& r, std::size_t& len, std::size_t min) {
   if (min == 0) {
     if (n > max_zero_size_elements) return r.fail(error_code::limit_exceeded, r.p);
   } else if (n > r.remaining() / min) {
-    return r.fail_need(n > static_cast<std::uint64_t>(npos) / min ? npos : static_cast<std::size_t>(n) * min);
+    return r.fail_need(
+        n > static_cast<std::uint64_t>(npos) / min ? npos : static_cast<std::size_t>(n) * min);
   }
   len = static_cast<std::size_t>(n);
   return true;
@@ -193,19 +195,30 @@ constexpr std::size_t sum_fixed() {
 
 template <class T>
 struct unit_codec {
-  template <class F> static constexpr std::size_t min_size = 0;
-  template <class F> static constexpr std::size_t fixed_size = 0;
-  template <class F> static std::size_t size(const T&) { return 0; }
-  template <class F, class W> static void encode(W&, const T&) {}
-  template <class F> static bool decode(reader&, T&) { return true; }
+  template <class F>
+  static constexpr std::size_t min_size = 0;
+  template <class F>
+  static constexpr std::size_t fixed_size = 0;
+  template <class F>
+  static std::size_t size(const T&) {
+    return 0;
+  }
+  template <class F, class W>
+  static void encode(W&, const T&) {}
+  template <class F>
+  static bool decode(reader&, T&) {
+    return true;
+  }
 };
 
 // Sequences with a length prefix whose elements are visited one by one (maps, sets, ...).
 template <class C, class Insert>
 struct collection_codec {
   using value = typename C::value_type;
-  template <class F> static constexpr std::size_t min_size = 1;
-  template <class F> static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static constexpr std::size_t min_size = 1;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const C& c) {
     std::size_t s = len_size<F>(c.size());
@@ -224,10 +237,18 @@ struct collection_codec {
 // ---- scalars -----------------------------------------------------------------------------
 template <>
 struct codec<bool> {
-  template <class F> static constexpr std::size_t min_size = 1;
-  template <class F> static constexpr std::size_t fixed_size = 1;
-  template <class F> static std::size_t size(bool) { return 1; }
-  template <class F, class W> static void encode(W& w, bool v) { w.byte(v ? 1 : 0); }
+  template <class F>
+  static constexpr std::size_t min_size = 1;
+  template <class F>
+  static constexpr std::size_t fixed_size = 1;
+  template <class F>
+  static std::size_t size(bool) {
+    return 1;
+  }
+  template <class F, class W>
+  static void encode(W& w, bool v) {
+    w.byte(v ? 1 : 0);
+  }
   template <class F>
   static bool decode(detail::reader& r, bool& v) {
     if (!r.need(1)) return false;
@@ -241,20 +262,35 @@ struct codec<bool> {
 
 template <detail::wire_integer T>
 struct codec<T> {
-  template <class F> static constexpr std::size_t min_size = F::varint ? 1 : sizeof(T);
-  template <class F> static constexpr std::size_t fixed_size = (!F::varint || sizeof(T) == 1) ? sizeof(T) : npos;
-  template <class F> static std::size_t size(T v) { return detail::int_size<F>(v); }
-  template <class F, class W> static void encode(W& w, T v) { detail::put_int<F>(w, v); }
-  template <class F> static bool decode(detail::reader& r, T& v) { return detail::get_int<F>(r, v); }
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 1 : sizeof(T);
+  template <class F>
+  static constexpr std::size_t fixed_size = (!F::varint || sizeof(T) == 1) ? sizeof(T) : npos;
+  template <class F>
+  static std::size_t size(T v) {
+    return detail::int_size<F>(v);
+  }
+  template <class F, class W>
+  static void encode(W& w, T v) {
+    detail::put_int<F>(w, v);
+  }
+  template <class F>
+  static bool decode(detail::reader& r, T& v) {
+    return detail::get_int<F>(r, v);
+  }
 };
 
 template <class T>
-  requires(std::is_floating_point_v<T> && (sizeof(T) == 4 || sizeof(T) == 8))
-struct codec<T> {
+requires(std::is_floating_point_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) struct codec<T> {
   using bits = detail::uint_t<T>;
-  template <class F> static constexpr std::size_t min_size = sizeof(T);
-  template <class F> static constexpr std::size_t fixed_size = sizeof(T);
-  template <class F> static std::size_t size(T) { return sizeof(T); }
+  template <class F>
+  static constexpr std::size_t min_size = sizeof(T);
+  template <class F>
+  static constexpr std::size_t fixed_size = sizeof(T);
+  template <class F>
+  static std::size_t size(T) {
+    return sizeof(T);
+  }
   template <class F, class W>
   static void encode(W& w, T v) {
     w.raw(detail::ordered<F>(std::bit_cast<bits>(v)));
@@ -271,8 +307,10 @@ struct codec<T> {
 template <>
 struct codec<char32_t> {
   static constexpr bool valid(char32_t c) { return c < 0xD800 || (c > 0xDFFF && c <= 0x10FFFF); }
-  template <class F> static constexpr std::size_t min_size = 1;
-  template <class F> static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static constexpr std::size_t min_size = 1;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(char32_t c) {
     return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? (valid(c) ? 3 : 1) : valid(c) ? 4 : 1;
@@ -316,7 +354,8 @@ struct codec<char32_t> {
     }
     if (r.remaining() < width) {
       // 1.3.3 reports a short char as InvalidCharEncoding; 2.0.1 as UnexpectedEnd / LimitExceeded.
-      if (r.v1 && static_cast<std::size_t>(r.input_end - at) < width) return r.fail(error_code::invalid_char, at);
+      if (r.v1 && static_cast<std::size_t>(r.input_end - at) < width)
+        return r.fail(error_code::invalid_char, at);
       return r.fail_need(width);
     }
     if (!detail::valid_utf8(at, width)) return r.fail(error_code::invalid_char, at);
@@ -332,9 +371,14 @@ struct codec<char32_t> {
 namespace detail {
 template <class S>
 struct string_codec {
-  template <class F> static constexpr std::size_t min_size = F::varint ? 1 : 8;
-  template <class F> static constexpr std::size_t fixed_size = npos;
-  template <class F> static std::size_t size(const S& s) { return len_size<F>(s.size()) + s.size(); }
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 1 : 8;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static std::size_t size(const S& s) {
+    return len_size<F>(s.size()) + s.size();
+  }
   template <class F, class W>
   static void encode(W& w, const S& s) {
     put_len<F>(w, s.size());
@@ -357,7 +401,8 @@ struct string_codec {
 }  // namespace detail
 
 template <class A>
-struct codec<std::basic_string<char, std::char_traits<char>, A>> : detail::string_codec<std::basic_string<char, std::char_traits<char>, A>> {
+struct codec<std::basic_string<char, std::char_traits<char>, A>>
+    : detail::string_codec<std::basic_string<char, std::char_traits<char>, A>> {
   using S = std::basic_string<char, std::char_traits<char>, A>;
   template <class F>
   static bool decode(detail::reader& r, S& s) {
@@ -386,8 +431,10 @@ struct codec<std::string_view> : detail::string_codec<std::string_view> {
 template <class T, class A>
 struct codec<std::vector<T, A>> {
   using V = std::vector<T, A>;
-  template <class F> static constexpr std::size_t min_size = F::varint ? 1 : 8;
-  template <class F> static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 1 : 8;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const V& v) {
     if constexpr (std::is_same_v<T, bool>) {
@@ -428,8 +475,10 @@ template <class T>
 struct codec<std::span<T>> {
   using S = std::span<T>;
   using E = std::remove_const_t<T>;
-  template <class F> static constexpr std::size_t min_size = F::varint ? 1 : 8;
-  template <class F> static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 1 : 8;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const S& s) {
     return detail::len_size<F>(s.size()) + detail::block_size<F>(s.data(), s.size());
@@ -441,8 +490,9 @@ struct codec<std::span<T>> {
   }
   template <class F>
   static bool decode(detail::reader& r, S& s) {
-    static_assert(std::is_const_v<T> && sizeof(E) == 1 && !std::is_same_v<E, bool>,
-                  "only std::span<const uint8_t/std::byte/char> decode (zero-copy, borrowing the input)");
+    static_assert(
+        std::is_const_v<T> && sizeof(E) == 1 && !std::is_same_v<E, bool>,
+        "only std::span<const uint8_t/std::byte/char> decode (zero-copy, borrowing the input)");
     std::size_t n{};
     if (!detail::get_len<F>(r, n, 1)) return false;
     s = S(reinterpret_cast<T*>(r.p), n);
@@ -453,30 +503,57 @@ struct codec<std::span<T>> {
 
 template <class T, std::size_t N>
 struct codec<std::array<T, N>> {
-  template <class F> static constexpr std::size_t min_size = N * detail::min_size_v<F, T>;
   template <class F>
-  static constexpr std::size_t fixed_size = detail::fixed_size_v<F, T> == npos ? npos : N * detail::fixed_size_v<F, T>;
-  template <class F> static std::size_t size(const std::array<T, N>& a) { return detail::block_size<F>(a.data(), N); }
-  template <class F, class W> static void encode(W& w, const std::array<T, N>& a) { detail::put_block<F>(w, a.data(), N); }
-  template <class F> static bool decode(detail::reader& r, std::array<T, N>& a) { return detail::get_block<F>(r, a.data(), N); }
+  static constexpr std::size_t min_size = N* detail::min_size_v<F, T>;
+  template <class F>
+  static constexpr std::size_t fixed_size =
+      detail::fixed_size_v<F, T> == npos ? npos : N* detail::fixed_size_v<F, T>;
+  template <class F>
+  static std::size_t size(const std::array<T, N>& a) {
+    return detail::block_size<F>(a.data(), N);
+  }
+  template <class F, class W>
+  static void encode(W& w, const std::array<T, N>& a) {
+    detail::put_block<F>(w, a.data(), N);
+  }
+  template <class F>
+  static bool decode(detail::reader& r, std::array<T, N>& a) {
+    return detail::get_block<F>(r, a.data(), N);
+  }
 };
 
 template <class T, std::size_t N>
 struct codec<T[N]> {
-  template <class F> static constexpr std::size_t min_size = N * detail::min_size_v<F, T>;
   template <class F>
-  static constexpr std::size_t fixed_size = detail::fixed_size_v<F, T> == npos ? npos : N * detail::fixed_size_v<F, T>;
-  template <class F> static std::size_t size(const T (&a)[N]) { return detail::block_size<F>(a, N); }
-  template <class F, class W> static void encode(W& w, const T (&a)[N]) { detail::put_block<F>(w, a, N); }
-  template <class F> static bool decode(detail::reader& r, T (&a)[N]) { return detail::get_block<F>(r, a, N); }
+  static constexpr std::size_t min_size = N* detail::min_size_v<F, T>;
+  template <class F>
+  static constexpr std::size_t fixed_size =
+      detail::fixed_size_v<F, T> == npos ? npos : N* detail::fixed_size_v<F, T>;
+  template <class F>
+  static std::size_t size(const T (&a)[N]) {
+    return detail::block_size<F>(a, N);
+  }
+  template <class F, class W>
+  static void encode(W& w, const T (&a)[N]) {
+    detail::put_block<F>(w, a, N);
+  }
+  template <class F>
+  static bool decode(detail::reader& r, T (&a)[N]) {
+    return detail::get_block<F>(r, a, N);
+  }
 };
 
 // ---- option, tuples, unit ----------------------------------------------------------------
 template <class T>
 struct codec<std::optional<T>> {
-  template <class F> static constexpr std::size_t min_size = 1;
-  template <class F> static constexpr std::size_t fixed_size = npos;
-  template <class F> static std::size_t size(const std::optional<T>& o) { return o ? 1 + detail::size_of<F>(*o) : 1; }
+  template <class F>
+  static constexpr std::size_t min_size = 1;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static std::size_t size(const std::optional<T>& o) {
+    return o ? 1 + detail::size_of<F>(*o) : 1;
+  }
   template <class F, class W>
   static void encode(W& w, const std::optional<T>& o) {
     w.byte(o ? 1 : 0);
@@ -499,24 +576,43 @@ struct codec<std::optional<T>> {
 
 template <class A, class B>
 struct codec<std::pair<A, B>> {
-  template <class F> static constexpr std::size_t min_size = detail::sum_min<F, A, B>();
-  template <class F> static constexpr std::size_t fixed_size = detail::sum_fixed<F, A, B>();
-  template <class F> static std::size_t size(const std::pair<A, B>& p) { return detail::size_of<F>(p.first) + detail::size_of<F>(p.second); }
+  template <class F>
+  static constexpr std::size_t min_size = detail::sum_min<F, A, B>();
+  template <class F>
+  static constexpr std::size_t fixed_size = detail::sum_fixed<F, A, B>();
+  template <class F>
+  static std::size_t size(const std::pair<A, B>& p) {
+    return detail::size_of<F>(p.first) + detail::size_of<F>(p.second);
+  }
   template <class F, class W>
   static void encode(W& w, const std::pair<A, B>& p) {
     detail::put<F>(w, p.first);
     detail::put<F>(w, p.second);
   }
-  template <class F> static bool decode(detail::reader& r, std::pair<A, B>& p) { return detail::get<F>(r, p.first) && detail::get<F>(r, p.second); }
+  template <class F>
+  static bool decode(detail::reader& r, std::pair<A, B>& p) {
+    return detail::get<F>(r, p.first) && detail::get<F>(r, p.second);
+  }
 };
 
 template <class... T>
 struct codec<std::tuple<T...>> {
-  template <class F> static constexpr std::size_t min_size = detail::sum_min<F, T...>();
-  template <class F> static constexpr std::size_t fixed_size = detail::sum_fixed<F, T...>();
-  template <class F> static std::size_t size(const std::tuple<T...>& t) { return detail::tuple_size<F>(t); }
-  template <class F, class W> static void encode(W& w, const std::tuple<T...>& t) { detail::put_tuple<F>(w, t); }
-  template <class F> static bool decode(detail::reader& r, std::tuple<T...>& t) { return detail::get_tuple<F>(r, t); }
+  template <class F>
+  static constexpr std::size_t min_size = detail::sum_min<F, T...>();
+  template <class F>
+  static constexpr std::size_t fixed_size = detail::sum_fixed<F, T...>();
+  template <class F>
+  static std::size_t size(const std::tuple<T...>& t) {
+    return detail::tuple_size<F>(t);
+  }
+  template <class F, class W>
+  static void encode(W& w, const std::tuple<T...>& t) {
+    detail::put_tuple<F>(w, t);
+  }
+  template <class F>
+  static bool decode(detail::reader& r, std::tuple<T...>& t) {
+    return detail::get_tuple<F>(r, t);
+  }
 };
 
 template <>
@@ -526,9 +622,14 @@ struct codec<std::monostate> : detail::unit_codec<std::monostate> {};
 template <detail::counted_enum E>
 struct codec<E> {
   static constexpr std::uint32_t count = keel_bincode_enum_count(static_cast<const E*>(nullptr));
-  template <class F> static constexpr std::size_t min_size = F::varint ? 1 : 4;
-  template <class F> static constexpr std::size_t fixed_size = F::varint ? (count <= 251 ? 1 : npos) : 4;
-  template <class F> static std::size_t size(E e) { return detail::int_size<F>(static_cast<std::uint32_t>(e)); }
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 1 : 4;
+  template <class F>
+  static constexpr std::size_t fixed_size = F::varint ? (count <= 251 ? 1 : npos) : 4;
+  template <class F>
+  static std::size_t size(E e) {
+    return detail::int_size<F>(static_cast<std::uint32_t>(e));
+  }
   template <class F, class W>
   static void encode(W& w, E e) {
     const auto i = static_cast<std::uint32_t>(e);
@@ -550,8 +651,11 @@ template <class... T>
 struct codec<std::variant<T...>> {
   using V = std::variant<T...>;
   static constexpr std::uint32_t count = sizeof...(T);
-  template <class F> static constexpr std::size_t min_size = (F::varint ? 1 : 4) + std::min({detail::min_size_v<F, T>...});
-  template <class F> static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static constexpr std::size_t min_size =
+      (F::varint ? 1 : 4) + std::min({detail::min_size_v<F, T>...});
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const V& v) {
     return detail::int_size<F>(static_cast<std::uint32_t>(v.index())) +
@@ -577,7 +681,8 @@ struct codec<std::variant<T...>> {
       bool ok = false;
       static_cast<void>(((i == I ? (ok = decode_alt<F, I>(r, v), true) : false) || ...));
       return ok;
-    }(std::index_sequence_for<T...>{});
+    }
+    (std::index_sequence_for<T...>{});
   }
 };
 
@@ -622,7 +727,8 @@ struct set_codec : collection_codec<S, void> {
 template <class K, class V, class C, class A>
 struct codec<std::map<K, V, C, A>> : detail::map_codec<std::map<K, V, C, A>> {};
 template <class K, class V, class H, class E, class A>
-struct codec<std::unordered_map<K, V, H, E, A>> : detail::map_codec<std::unordered_map<K, V, H, E, A>> {};
+struct codec<std::unordered_map<K, V, H, E, A>>
+    : detail::map_codec<std::unordered_map<K, V, H, E, A>> {};
 template <class K, class C, class A>
 struct codec<std::set<K, C, A>> : detail::set_codec<std::set<K, C, A>> {};
 template <class K, class H, class E, class A>
@@ -650,8 +756,10 @@ struct codec<std::chrono::duration<Rep, Period>> {
     nanos = static_cast<std::uint32_t>(ns % giga);
     return true;
   }
-  template <class F> static constexpr std::size_t min_size = F::varint ? 2 : 12;
-  template <class F> static constexpr std::size_t fixed_size = F::varint ? npos : 12;
+  template <class F>
+  static constexpr std::size_t min_size = F::varint ? 2 : 12;
+  template <class F>
+  static constexpr std::size_t fixed_size = F::varint ? npos : 12;
   template <class F>
   static std::size_t size(const D& d) {
     std::uint64_t s = 0;
@@ -677,13 +785,15 @@ struct codec<std::chrono::duration<Rep, Period>> {
     std::uint32_t n{};
     if (!detail::get_int<F>(r, s) || !detail::get_int<F>(r, n)) return false;
     // Rust: secs + nanos / 10^9 must not overflow; Duration::new carries nanos into secs.
-    if (s > std::numeric_limits<std::uint64_t>::max() - n / giga) return r.fail(error_code::invalid_duration, at);
+    if (s > std::numeric_limits<std::uint64_t>::max() - n / giga)
+      return r.fail(error_code::invalid_duration, at);
     const u128 ns = static_cast<u128>(s) * giga + n;
     const u128 unit = static_cast<u128>(Period::num) * giga;  // nanoseconds per tick, times den
     const u128 scaled = ns * static_cast<u128>(Period::den);
     if (scaled % unit != 0) return r.fail(error_code::invalid_duration, at);
     const u128 ticks = scaled / unit;
-    if (ticks > static_cast<u128>(std::numeric_limits<Rep>::max())) return r.fail(error_code::invalid_duration, at);
+    if (ticks > static_cast<u128>(std::numeric_limits<Rep>::max()))
+      return r.fail(error_code::invalid_duration, at);
     d = D(static_cast<Rep>(ticks));
     return true;
   }
@@ -692,21 +802,34 @@ struct codec<std::chrono::duration<Rep, Period>> {
 // ---- structs -----------------------------------------------------------------------------
 // A struct with KEEL_BINCODE_FIELDS, or an aggregate (fields by reflection); no fields = unit.
 template <class T>
-  requires(std::is_class_v<T> && (detail::has_field_list<T> || detail::reflectable_aggregate<T>))
-struct codec<T> {
+requires(std::is_class_v<T> &&
+         (detail::has_field_list<T> || detail::reflectable_aggregate<T>)) struct codec<T> {
   using fields = decltype(detail::fields_of(std::declval<T&>()));
   template <class Tuple>
   struct plain;
   template <class... R>
   struct plain<std::tuple<R...>> {
-    template <class F> static constexpr std::size_t min = detail::sum_min<F, std::remove_cvref_t<R>...>();
-    template <class F> static constexpr std::size_t fixed = detail::sum_fixed<F, std::remove_cvref_t<R>...>();
+    template <class F>
+    static constexpr std::size_t min = detail::sum_min<F, std::remove_cvref_t<R>...>();
+    template <class F>
+    static constexpr std::size_t fixed = detail::sum_fixed<F, std::remove_cvref_t<R>...>();
   };
-  template <class F> static constexpr std::size_t min_size = plain<fields>::template min<F>;
-  template <class F> static constexpr std::size_t fixed_size = plain<fields>::template fixed<F>;
-  template <class F> static std::size_t size(const T& v) { return detail::tuple_size<F>(detail::fields_of(v)); }
-  template <class F, class W> static void encode(W& w, const T& v) { detail::put_tuple<F>(w, detail::fields_of(v)); }
-  template <class F> static bool decode(detail::reader& r, T& v) { return detail::get_tuple<F>(r, detail::fields_of(v)); }
+  template <class F>
+  static constexpr std::size_t min_size = plain<fields>::template min<F>;
+  template <class F>
+  static constexpr std::size_t fixed_size = plain<fields>::template fixed<F>;
+  template <class F>
+  static std::size_t size(const T& v) {
+    return detail::tuple_size<F>(detail::fields_of(v));
+  }
+  template <class F, class W>
+  static void encode(W& w, const T& v) {
+    detail::put_tuple<F>(w, detail::fields_of(v));
+  }
+  template <class F>
+  static bool decode(detail::reader& r, T& v) {
+    return detail::get_tuple<F>(r, detail::fields_of(v));
+  }
 };
 
 }  // namespace keel::bincode

@@ -13,7 +13,8 @@ namespace keel::bincode {
 // Decodes into an existing object (reusing its vectors' and strings' capacity); returns the bytes
 // the value used. On error `out` holds a partly decoded value.
 template <class T>
-result<std::size_t> decode_into(T& out, std::span<const std::uint8_t> in, const config& c = standard()) {
+result<std::size_t> decode_into(T& out, std::span<const std::uint8_t> in,
+                                const config& c = standard()) {
   return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
     detail::reader r(in.data(), in.size(), c);
     if (!detail::get<decltype(f)>(r, out)) return r.err;

@@ -35,7 +35,8 @@ inline bool over_encode_limit(const config& c, std::size_t n) {
 // Nothing is zero-filled when `out` already had at least that many bytes, or when its allocator
 // default-initialises (keel::bincode::buffer).
 template <class T, class A>
-result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out, const config& c = standard()) {
+result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
+                           const config& c = standard()) {
   return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
     using F = decltype(f);
     const std::size_t n = detail::size_of<F>(v);
@@ -47,7 +48,8 @@ result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out, const 
 
 // Appends the encoding of `v` to `out`; returns the bytes added.
 template <class T, class A>
-result<std::size_t> encode_append(const T& v, std::vector<std::uint8_t, A>& out, const config& c = standard()) {
+result<std::size_t> encode_append(const T& v, std::vector<std::uint8_t, A>& out,
+                                  const config& c = standard()) {
   return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
     using F = decltype(f);
     const std::size_t n = detail::size_of<F>(v), old = out.size();

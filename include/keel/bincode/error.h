@@ -32,7 +32,8 @@ const char* to_string(error_code c) noexcept;
 
 struct error {
   error_code code = error_code::ok;
-  std::size_t offset = 0;  // input byte where the bad item starts (decode), or bytes needed (encode)
+  std::size_t offset =
+      0;  // input byte where the bad item starts (decode), or bytes needed (encode)
   std::string message() const;  // e.g. "invalid bool at byte 12"
   friend bool operator==(const error&, const error&) = default;
 };
@@ -56,7 +57,8 @@ class result {
   result(const result& o) : ok_(o.ok_), error_(o.error_) {
     if (ok_) ::new (&value_) T(o.value_);
   }
-  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) : ok_(o.ok_), error_(o.error_) {
+  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+      : ok_(o.ok_), error_(o.error_) {
     if (ok_) ::new (&value_) T(std::move(o.value_));
   }
   result& operator=(result o) {

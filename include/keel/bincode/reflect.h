@@ -49,16 +49,16 @@
 // clang-format on
 
 // Declares the encoded fields of `Type`, in wire order.
-#define KEEL_BINCODE_FIELDS(Type, ...)                                                          \
-  [[maybe_unused]] inline auto keel_bincode_fields(Type& keel_v) {                             \
-    return std::tie(KEEL_BINCODE_DETAIL_PREFIX(keel_v, __VA_ARGS__));                          \
-  }                                                                                            \
-  [[maybe_unused]] inline auto keel_bincode_fields(const Type& keel_v) {                       \
-    return std::tie(KEEL_BINCODE_DETAIL_PREFIX(keel_v, __VA_ARGS__));                          \
+#define KEEL_BINCODE_FIELDS(Type, ...)                                   \
+  [[maybe_unused]] inline auto keel_bincode_fields(Type& keel_v) {       \
+    return std::tie(KEEL_BINCODE_DETAIL_PREFIX(keel_v, __VA_ARGS__));    \
+  }                                                                      \
+  [[maybe_unused]] inline auto keel_bincode_fields(const Type& keel_v) { \
+    return std::tie(KEEL_BINCODE_DETAIL_PREFIX(keel_v, __VA_ARGS__));    \
   }
 
 // Declares a field-less enum with `count` variants (values 0 .. count-1).
-#define KEEL_BINCODE_ENUM(Enum, count)                                                         \
+#define KEEL_BINCODE_ENUM(Enum, count) \
   [[maybe_unused]] constexpr std::uint32_t keel_bincode_enum_count(const Enum*) { return (count); }
 
 namespace keel::bincode::detail {

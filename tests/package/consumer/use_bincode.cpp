@@ -31,6 +31,7 @@ int use_bincode() {
   std::vector<point> many(100, p);
   kb::buffer out;
   std::vector<std::size_t> offsets;
-  if (!kb::encode_batch(pool, std::span<const point>(many), out, offsets, kb::standard()).ok()) return 1;
+  if (!kb::encode_batch(pool, std::span<const point>(many), out, offsets, kb::standard()).ok())
+    return 1;
   return out.size() == 100 * want.size() ? 0 : 1;
 }

@@ -52,17 +52,33 @@ KEEL_BINCODE_INLINE decltype(auto) dispatch(const config& c, Fn&& fn) {
 
 // Integer-like types that go through the integer encoding (bool and chars excluded).
 template <class T>
-concept wire_integer = (std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char32_t> &&
-                        !std::is_same_v<T, char16_t> && !std::is_same_v<T, wchar_t>) ||
+concept wire_integer = (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                        !std::is_same_v<T, char32_t> && !std::is_same_v<T, char16_t> &&
+                        !std::is_same_v<T, wchar_t>) ||
                        std::is_same_v<T, u128> || std::is_same_v<T, i128>;
 
 template <std::size_t N>
 struct uint_of;
-template <> struct uint_of<1> { using type = std::uint8_t; };
-template <> struct uint_of<2> { using type = std::uint16_t; };
-template <> struct uint_of<4> { using type = std::uint32_t; };
-template <> struct uint_of<8> { using type = std::uint64_t; };
-template <> struct uint_of<16> { using type = u128; };
+template <>
+struct uint_of<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct uint_of<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct uint_of<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct uint_of<8> {
+  using type = std::uint64_t;
+};
+template <>
+struct uint_of<16> {
+  using type = u128;
+};
 template <class T>
 using uint_t = typename uint_of<sizeof(T)>::type;
 
@@ -87,7 +103,10 @@ KEEL_BINCODE_INLINE constexpr U bswap(U v) noexcept {
 // Unsigned value in the format's byte order (an involution).
 template <class F, class U>
 KEEL_BINCODE_INLINE constexpr U ordered(U v) noexcept {
-  if constexpr (F::native_order) return v; else return bswap(v);
+  if constexpr (F::native_order)
+    return v;
+  else
+    return bswap(v);
 }
 
 inline constexpr std::uint8_t varint_max_single = 250, tag_u16 = 251, tag_u32 = 252, tag_u64 = 253,
@@ -140,8 +159,10 @@ struct span_sink {
   }
   // Small blocks: GCC's inline copy wins; larger ones: glibc's memcpy (A/B in copy.cpp).
   KEEL_BINCODE_INLINE void put_block(const void* src, std::size_t n) noexcept {
-    if (n <= 256) std::memcpy(p, src, n);
-    else copy_block(p, src, n);
+    if (n <= 256)
+      std::memcpy(p, src, n);
+    else
+      copy_block(p, src, n);
     p += n;
   }
   KEEL_BINCODE_INLINE void byte(std::uint8_t b) noexcept { *p++ = b; }
@@ -161,7 +182,8 @@ struct stream_sink {
   error_code err = error_code::ok;
   std::size_t n = 0;
   std::size_t total = 0;
-  std::uint8_t buf[4096] = {};  // initialised: GCC 12 -O2 + ASan reports it maybe-uninitialized otherwise
+  std::uint8_t buf[4096] =
+      {};  // initialised: GCC 12 -O2 + ASan reports it maybe-uninitialized otherwise
 
   explicit stream_sink(std::ostream& o) : os(o) {}
   void flush() {
@@ -236,15 +258,21 @@ struct reader {
   const std::uint8_t* p;          // next byte
   const std::uint8_t* end;        // min(end of input, base + limit)
   const std::uint8_t* input_end;  // end of input
-  std::uint64_t limit;             // the config's byte limit (max: none)
+  std::uint64_t limit;            // the config's byte limit (max: none)
   bool v1;
   error err{};
 
   reader(const std::uint8_t* data, std::size_t size, const config& c) noexcept
-      : base(data), p(data), end(data + (c.limit < size ? c.limit : size)), input_end(data + size),
-        limit(c.limit), v1(c.gen == generation::v1) {}
+      : base(data),
+        p(data),
+        end(data + (c.limit < size ? c.limit : size)),
+        input_end(data + size),
+        limit(c.limit),
+        v1(c.gen == generation::v1) {}
 
-  KEEL_BINCODE_INLINE std::size_t remaining() const noexcept { return static_cast<std::size_t>(end - p); }
+  KEEL_BINCODE_INLINE std::size_t remaining() const noexcept {
+    return static_cast<std::size_t>(end - p);
+  }
   KEEL_BINCODE_COLD bool fail(error_code c, const std::uint8_t* at) noexcept {
     err = {c, static_cast<std::size_t>(at - base)};
     return false;
@@ -255,7 +283,9 @@ struct reader {
     const bool over = limit != std::numeric_limits<std::uint64_t>::max() && n > limit - used;
     return fail(over ? error_code::limit_exceeded : error_code::unexpected_end, p);
   }
-  KEEL_BINCODE_INLINE bool need(std::size_t n) noexcept { return KEEL_BINCODE_LIKELY(n <= remaining()) || fail_need(n); }
+  KEEL_BINCODE_INLINE bool need(std::size_t n) noexcept {
+    return KEEL_BINCODE_LIKELY(n <= remaining()) || fail_need(n);
+  }
   template <class U>
   KEEL_BINCODE_INLINE U take_raw() noexcept {
     U v{};
@@ -272,11 +302,20 @@ KEEL_BINCODE_COLD bool get_varint_tagged(reader& r, U& out) {
   const std::uint8_t tag = *r.p++;
   std::size_t width;
   switch (tag) {
-    case tag_u16: width = 2; break;
-    case tag_u32: width = 4; break;
-    case tag_u64: width = 8; break;
-    case tag_u128: width = 16; break;
-    default: return r.fail(error_code::invalid_integer_type, at);
+    case tag_u16:
+      width = 2;
+      break;
+    case tag_u32:
+      width = 4;
+      break;
+    case tag_u64:
+      width = 8;
+      break;
+    case tag_u128:
+      width = 16;
+      break;
+    default:
+      return r.fail(error_code::invalid_integer_type, at);
   }
   if (r.v1) {
     // 1.3.3 is value based; its 64-bit path rejects the u128 tag.
@@ -287,12 +326,21 @@ KEEL_BINCODE_COLD bool get_varint_tagged(reader& r, U& out) {
   if (!r.need(width)) return false;
   u128 v{};
   switch (width) {
-    case 2: v = ordered<F>(r.take_raw<std::uint16_t>()); break;
-    case 4: v = ordered<F>(r.take_raw<std::uint32_t>()); break;
-    case 8: v = ordered<F>(r.take_raw<std::uint64_t>()); break;
-    default: v = ordered<F>(r.take_raw<u128>()); break;
+    case 2:
+      v = ordered<F>(r.take_raw<std::uint16_t>());
+      break;
+    case 4:
+      v = ordered<F>(r.take_raw<std::uint32_t>());
+      break;
+    case 8:
+      v = ordered<F>(r.take_raw<std::uint64_t>());
+      break;
+    default:
+      v = ordered<F>(r.take_raw<u128>());
+      break;
   }
-  if (v > static_cast<u128>(std::numeric_limits<U>::max())) return r.fail(error_code::invalid_integer_type, at);
+  if (v > static_cast<u128>(std::numeric_limits<U>::max()))
+    return r.fail(error_code::invalid_integer_type, at);
   out = static_cast<U>(v);
   return true;
 }
