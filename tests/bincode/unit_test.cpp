@@ -314,6 +314,14 @@ TEST(BincodeEncode, FixedBufferAndStream) {
   EXPECT_EQ(*r, s.size());
 }
 
+TEST(BincodeEncode, FailingStreamIsAnError) {
+  std::ostringstream os;
+  os.setstate(std::ios::badbit);
+  auto r = kb::encode(std::vector<std::uint8_t>(10000, 1), os, kb::standard());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, kb::error_code::stream_error);
+}
+
 TEST(BincodeEncode, AppendAndThrowingValue) {
   std::vector<std::uint8_t> out{0xAA};
   ASSERT_TRUE(kb::encode_append(std::uint32_t{300}, out, kb::standard()).ok());
