@@ -1,0 +1,331 @@
+// keel bench bincode: keel::bincode against memcpy (POD vectors) and against the Rust crates
+// (bincode 1.3.3 and 2.0.1, timed by compat/src/bench.rs, built --release, run as an external
+// measurement). The data shapes match compat/src/bench.rs exactly.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/keel_bench.h"
+#include "keel/bincode.h"
+#include "keel/pool.h"
+
+namespace kb = keel::bincode;
+
+namespace {
+
+std::string size_label(std::size_t n) {
+  return n >= (1u << 20) ? std::to_string(n >> 20) + "MiB"
+         : n >= 1024     ? std::to_string(n >> 10) + "KiB"
+                         : std::to_string(n) + "B";
+}
+
+// The trade-like record (compat/src/lib.rs Trade; bench_trade(i) there builds the same values).
+enum class side : std::uint8_t { buy, sell };
+KEEL_BINCODE_ENUM(side, 2)
+struct fill {
+  double px;
+  std::uint32_t qty;
+};
+struct trade {
+  std::uint64_t id;
+  std::int64_t ts;
+  std::string symbol;
+  side s;
+  double price;
+  std::uint32_t qty;
+  std::optional<std::string> venue;
+  std::vector<fill> fills;
+  std::uint8_t flags;
+  std::int32_t account;
+};
+KEEL_BINCODE_FIELDS(trade, id, ts, symbol, s, price, qty, venue, fills, flags, account)
+
+trade bench_trade(std::uint64_t i) {
+  static const char* symbols[] = {"EURUSD", "AAPL", "BTC-PERP", "ESZ6"};
+  trade t{1000000 + i,
+          1700000000000000000ll + static_cast<std::int64_t>(i) * 1000,
+          symbols[i % 4],
+          i % 2 == 0 ? side::buy : side::sell,
+          100.0 + static_cast<double>(i % 1000) * 0.25,
+          static_cast<std::uint32_t>(i % 5000) + 1,
+          i % 3 == 0 ? std::nullopt : std::optional<std::string>("XNAS"),
+          {},
+          static_cast<std::uint8_t>(i % 7),
+          static_cast<std::int32_t>(i % 100) - 50};
+  for (std::uint64_t k = 0; k < i % 4; ++k)
+    t.fills.push_back({100.0 + static_cast<double>(k), 10 * (static_cast<std::uint32_t>(k) + 1)});
+  return t;
+}
+
+constexpr std::size_t kRecords = 1000;
+
+template <class T>
+std::vector<T> pod_values(std::size_t n) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, double>)
+      v[i] = static_cast<double>(i) * 0.5 + 0.25;
+    else
+      v[i] = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+  }
+  return v;
+}
+
+template <class T>
+void add_pod(keel::bench::suite& s, const char* type, std::size_t size) {
+  const std::size_t n = size / 8;
+  const std::string label = size_label(size) + "/" + type;
+  // Encode: the vector into a reused buffer, as bincode::serialize / legacy() lays it out
+  // (u64 length, then the elements little endian) — one memcpy after the length.
+  s.add(
+      "pod/encode/" + label, "keel",
+      [n](benchmark::State& st) {
+        const auto v = pod_values<T>(n);
+        kb::buffer out;
+        (void)kb::encode(v, out, kb::legacy());
+        for (auto _ : st) {
+          auto r = kb::encode(v, out, kb::legacy());
+          benchmark::DoNotOptimize(r);
+          benchmark::ClobberMemory();
+        }
+        if (out.size() != 8 + n * 8) st.SkipWithError("wrong size");
+      },
+      size, n);
+  s.add(
+      "pod/encode/" + label, "memcpy",
+      [n](benchmark::State& st) {
+        const auto v = pod_values<T>(n);
+        std::vector<std::uint8_t> out(n * 8 + 8, 1);
+        for (auto _ : st) {
+          std::memcpy(out.data() + 8, v.data(), n * 8);
+          benchmark::ClobberMemory();
+        }
+      },
+      size, n);
+  s.add(
+      "pod/decode/" + label, "keel",
+      [n](benchmark::State& st) {
+        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
+        std::vector<T> v;
+        (void)kb::decode_into(v, bytes, kb::legacy());
+        for (auto _ : st) {
+          auto r = kb::decode_into(v, bytes, kb::legacy());
+          benchmark::DoNotOptimize(r);
+          benchmark::ClobberMemory();
+        }
+        if (v != pod_values<T>(n)) st.SkipWithError("wrong values");
+      },
+      size, n);
+  s.add(
+      "pod/decode/" + label, "memcpy",
+      [n](benchmark::State& st) {
+        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
+        std::vector<T> v(n);
+        for (auto _ : st) {
+          std::memcpy(v.data(), bytes.data() + 8, n * 8);
+          benchmark::ClobberMemory();
+        }
+      },
+      size, n);
+}
+
+std::shared_ptr<const std::vector<trade>> trades() {
+  static auto t = [] {
+    auto v = std::make_shared<std::vector<trade>>();
+    for (std::size_t i = 0; i < kRecords; ++i) v->push_back(bench_trade(i));
+    return v;
+  }();
+  return t;
+}
+
+// One timed operation of the struct cases (timed by this suite, interleaved with the Rust runs).
+struct timed_op {
+  std::string case_name;
+  std::uint64_t bytes = 0, items = 0;
+  std::function<void()> fn;
+  std::uint64_t iters = 0;
+  std::vector<double> samples;
+
+  // One round: `iters` calls (calibrated on the first round to about round_ns), ns per call.
+  void round(double round_ns) {
+    using clock = std::chrono::steady_clock;
+    auto time = [this](std::uint64_t n) {
+      const auto t0 = clock::now();
+      for (std::uint64_t i = 0; i < n; ++i) fn();
+      return std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+    };
+    if (iters == 0) {
+      std::uint64_t n = 1;
+      double ns = time(n);
+      while (ns < round_ns / 4 && n < (1u << 30)) ns = time(n *= 4);
+      iters = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(static_cast<double>(n) * round_ns / std::max(ns, 1.0)));
+    }
+    samples.push_back(time(iters) / static_cast<double>(iters));
+  }
+  double median() {
+    std::sort(samples.begin(), samples.end());
+    return samples.empty() ? 0 : samples[samples.size() / 2];
+  }
+};
+
+struct struct_case_data {
+  kb::config cfg;
+  kb::buffer bytes, out;
+  std::vector<std::size_t> offsets;
+  std::vector<trade> decoded = std::vector<trade>(kRecords);
+};
+
+// keel's two operations for one config: each record appended after the previous one into a
+// reused buffer; each record decoded from its own slice into a reused object.
+void add_keel_struct_ops(std::vector<timed_op>& ops,
+                         const std::shared_ptr<const std::vector<trade>>& ts, const char* name,
+                         kb::config c) {
+  auto d = std::make_shared<struct_case_data>();
+  d->cfg = c;
+  (void)kb::encode_batch(kb::serial, std::span<const trade>(*ts), d->bytes, d->offsets, c);
+  d->out.reserve(d->bytes.size());
+  const std::uint64_t total = d->bytes.size();
+  ops.push_back({std::string("struct/encode/") + name,
+                 total,
+                 kRecords,
+                 [ts, d] {
+                   d->out.clear();
+                   for (const auto& t : *ts) (void)kb::encode_append(t, d->out, d->cfg);
+                   benchmark::DoNotOptimize(d->out.data());
+                   benchmark::ClobberMemory();
+                 },
+                 0,
+                 {}});
+  ops.push_back({std::string("struct/decode/") + name,
+                 total,
+                 kRecords,
+                 [d] {
+                   for (std::size_t i = 0; i < kRecords; ++i) {
+                     auto r = kb::decode_into(
+                         d->decoded[i],
+                         std::span<const std::uint8_t>(d->bytes.data() + d->offsets[i],
+                                                       d->offsets[i + 1] - d->offsets[i]),
+                         d->cfg);
+                     benchmark::DoNotOptimize(r);
+                   }
+                   benchmark::ClobberMemory();
+                 },
+                 0,
+                 {}});
+}
+
+// Runs the Rust benchmark binary; returns its records (or one record carrying the error).
+std::vector<keel::bench::record> run_rust(const std::string& args) {
+  std::vector<keel::bench::record> out;
+  const std::string cmd = std::string(KEEL_BINCODE_RUST_BENCH) + " " + args;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, "cannot run " + cmd}};
+  char line[512];
+  while (std::fgets(line, sizeof line, p)) {
+    std::istringstream is(line);
+    keel::bench::record r;
+    if (is >> r.case_name >> r.impl >> r.median_ns >> r.bytes >> r.items) out.push_back(r);
+  }
+  if (pclose(p) != 0 || out.empty())
+    return {{"", "rust", "rust_bincode2", 0, 0, 0, 0, cmd + " failed"}};
+  return out;
+}
+
+// The struct cases: per round, one run of the Rust binary (one round of each Rust case) and one
+// round of each keel case, so both sides see the same machine load; medians over the rounds.
+std::vector<keel::bench::record> struct_cases(const keel::bench::context& ctx) {
+  auto ts = trades();
+  std::vector<timed_op> ops;
+  add_keel_struct_ops(ops, ts, "standard", kb::standard());
+  add_keel_struct_ops(ops, ts, "legacy", kb::v1_serialize());
+  const int rounds = ctx.quick ? 3 : std::max(ctx.rounds, 3);
+  const double round_ns = ctx.quick ? 5e6 : 2e7;
+  std::map<std::pair<std::string, std::string>, std::vector<keel::bench::record>> rust;
+  for (int r = 0; r < rounds; ++r) {
+    for (auto& rec :
+         run_rust(std::string("--only struct --rounds 1") + (ctx.quick ? " --quick" : ""))) {
+      if (!rec.error.empty()) return {rec};
+      rust[{rec.case_name, rec.impl}].push_back(rec);
+    }
+    for (auto& op : ops) op.round(round_ns);
+  }
+  std::vector<keel::bench::record> out;
+  for (auto& op : ops)
+    out.push_back({"", op.case_name, "keel", op.median(), op.bytes, op.items, 0, ""});
+  for (auto& [key, recs] : rust) {
+    std::sort(recs.begin(), recs.end(),
+              [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
+    out.push_back(recs[recs.size() / 2]);
+  }
+  return out;
+}
+
+void add_batch(keel::bench::suite& s) {
+  auto many = std::make_shared<std::vector<trade>>();
+  for (std::size_t i = 0; i < 10000; ++i) many->push_back(bench_trade(i));
+  auto encode = [many](auto&& exec, benchmark::State& st) {
+    kb::buffer out;
+    std::vector<std::size_t> offsets;
+    for (auto _ : st) {
+      auto r = kb::encode_batch(exec, std::span<const trade>(*many), out, offsets, kb::standard());
+      benchmark::DoNotOptimize(r);
+      benchmark::ClobberMemory();
+    }
+  };
+  const std::size_t bytes = kb::encoded_size(*many, kb::standard());
+  s.add(
+      "batch/encode/10k/1-thread", "keel",
+      [encode](benchmark::State& st) { encode(kb::serial, st); }, bytes, 10000);
+  s.add(
+      "batch/encode/10k/2-threads", "keel",
+      [encode](benchmark::State& st) {
+        static keel::pool::thread_pool pool(1);  // one worker + the calling thread
+        encode(pool, st);
+      },
+      bytes, 10000);
+}
+
+}  // namespace
+
+KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust crates") {
+  const std::size_t max = ctx.quick ? (std::size_t{1} << 20) : (std::size_t{64} << 20);
+  for (std::size_t size = 64; size <= max; size *= 16) {
+    add_pod<std::uint64_t>(s, "u64", size);
+    add_pod<double>(s, "f64", size);
+  }
+  add_batch(s);
+  s.add_external("rust bincode pod cases", [](const keel::bench::context& c) {
+    return run_rust(std::string("--only pod") + (c.quick ? " --quick" : ""));
+  });
+  s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
+  s.note(
+      "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
+      "reused "
+      "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / "
+      "deserialize "
+      "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
+  s.note(
+      "struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, "
+      "u8, i32), "
+      "each encoded after the previous into one reused buffer, each decoded from its slice; keel "
+      "decodes into "
+      "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, "
+      "rust_bincode1 serde");
+  s.note(
+      "batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 "
+      "worker + caller");
+  s.note(
+      "Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, "
+      "not interleaved "
+      "with keel; struct: one Rust process run per round, alternating with keel's round of the "
+      "same cases)");
+}

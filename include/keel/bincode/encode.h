@@ -1,0 +1,103 @@
+// Encoding: the size of a value, and the value into a reused std::vector, a fixed buffer or a
+// std::ostream. Every function takes a config (default: bincode 2 `standard()`).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <vector>
+
+#include "keel/bincode/codec.h"
+
+namespace keel::bincode {
+
+// Bytes `v` takes under `c`, without encoding it.
+template <class T>
+std::size_t encoded_size(const T& v, const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) { return detail::size_of<decltype(f)>(v); });
+}
+
+namespace detail {
+template <class F, class T>
+result<std::size_t> encode_exact(const T& v, std::uint8_t* out, std::size_t n) {
+  span_sink w{out};
+  put<F>(w, v);
+  if (w.err != error_code::ok) return error{w.err, 0};
+  return n;
+}
+inline bool over_encode_limit(const config& c, std::size_t n) {
+  return c.gen == generation::v1 && n > c.limit;  // 1.3.3 checks its limit when serialising too
+}
+}  // namespace detail
+
+// Replaces `out`'s contents with the encoding of `v`, reusing its capacity; returns the size.
+// Nothing is zero-filled when `out` already had at least that many bytes, or when its allocator
+// default-initialises (keel::bincode::buffer).
+template <class T, class A>
+result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
+                           const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+    using F = decltype(f);
+    const std::size_t n = detail::size_of<F>(v);
+    if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
+    out.resize(n);
+    return detail::encode_exact<F>(v, out.data(), n);
+  });
+}
+
+// Appends the encoding of `v` to `out`; returns the bytes added.
+template <class T, class A>
+result<std::size_t> encode_append(const T& v, std::vector<std::uint8_t, A>& out,
+                                  const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+    using F = decltype(f);
+    const std::size_t n = detail::size_of<F>(v), old = out.size();
+    if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
+    out.resize(old + n);
+    auto r = detail::encode_exact<F>(v, out.data() + old, n);
+    if (!r) out.resize(old);
+    return r;
+  });
+}
+
+// Encodes into a fixed buffer; buffer_too_small (offset = bytes needed) when it does not fit.
+template <class T>
+result<std::size_t> encode(const T& v, std::span<std::uint8_t> out, const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+    using F = decltype(f);
+    const std::size_t n = detail::size_of<F>(v);
+    if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
+    if (n > out.size()) return error{error_code::buffer_too_small, n};
+    return detail::encode_exact<F>(v, out.data(), n);
+  });
+}
+
+// Writes the encoding of `v` to a stream (buffered 4 KiB at a time; large blocks written directly).
+// Returns the bytes written; stream_error when the stream fails.
+template <class T>
+result<std::size_t> encode(const T& v, std::ostream& os, const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+    using F = decltype(f);
+    if (c.gen == generation::v1 && c.has_limit()) {
+      const std::size_t n = detail::size_of<F>(v);
+      if (n > c.limit) return error{error_code::limit_exceeded, n};
+    }
+    detail::stream_sink w(os);
+    detail::put<F>(w, v);
+    w.flush();
+    if (w.err != error_code::ok) return error{w.err, w.total};
+    return w.total;
+  });
+}
+
+// A new vector with the encoding of `v`.
+template <class T>
+result<std::vector<std::uint8_t>> encode_to_vector(const T& v, const config& c = standard()) {
+  std::vector<std::uint8_t> out;
+  auto r = encode(v, out, c);
+  if (!r) return r.error();
+  return out;
+}
+
+}  // namespace keel::bincode

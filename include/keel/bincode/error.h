@@ -1,0 +1,102 @@
+// Errors are values: every decode and encode returns a result<T> holding either the value or an
+// `error` {code, offset}. The codes mirror the Rust crates' errors (docs/bincode.md, "Errors").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace keel::bincode {
+
+enum class error_code : std::uint8_t {
+  ok = 0,
+  unexpected_end,        // the input ended inside a value (Rust: UnexpectedEnd / Io(UnexpectedEof))
+  invalid_bool,          // a bool byte other than 0 or 1
+  invalid_char,          // a char that is not one valid UTF-8 scalar (also: encoding one)
+  invalid_utf8,          // a string that is not valid UTF-8
+  unexpected_variant,    // Option tag not 0/1, enum or variant index out of range
+  invalid_integer_type,  // varint tag 255, a tag too wide for the type, or a value out of range
+  limit_exceeded,        // the configured byte limit would be exceeded
+  trailing_bytes,        // bytes left after the value (configs that reject them)
+  invalid_duration,      // Duration overflow, or not representable in the C++ duration
+  buffer_too_small,      // encode: the fixed output buffer cannot hold the value
+  stream_error,          // encode: the std::ostream went bad
+};
+
+// A short English description of a code ("unexpected end of input", ...).
+const char* to_string(error_code c) noexcept;
+
+struct error {
+  error_code code = error_code::ok;
+  std::size_t offset =
+      0;  // input byte where the bad item starts (decode), or bytes needed (encode)
+  std::string message() const;  // e.g. "invalid bool at byte 12"
+  friend bool operator==(const error&, const error&) = default;
+};
+
+// Thrown only by result<T>::value() on an error.
+class bincode_error : public std::runtime_error {
+ public:
+  explicit bincode_error(const error& e) : std::runtime_error(e.message()), error_(e) {}
+  const bincode::error& get() const noexcept { return error_; }
+
+ private:
+  bincode::error error_;
+};
+
+// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+template <class T>
+class result {
+ public:
+  result(T v) : ok_(true) { ::new (&value_) T(std::move(v)); }  // NOLINT: implicit on purpose
+  result(bincode::error e) : error_(e) {}                       // NOLINT
+  result(const result& o) : ok_(o.ok_), error_(o.error_) {
+    if (ok_) ::new (&value_) T(o.value_);
+  }
+  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+      : ok_(o.ok_), error_(o.error_) {
+    if (ok_) ::new (&value_) T(std::move(o.value_));
+  }
+  result& operator=(result o) {
+    this->~result();
+    ::new (this) result(std::move(o));
+    return *this;
+  }
+  ~result() {
+    if (ok_) value_.~T();
+  }
+
+  bool ok() const noexcept { return ok_; }
+  explicit operator bool() const noexcept { return ok_; }
+  const bincode::error& error() const noexcept { return error_; }
+  T& operator*() & noexcept { return value_; }
+  const T& operator*() const& noexcept { return value_; }
+  T&& operator*() && noexcept { return std::move(value_); }
+  T* operator->() noexcept { return &value_; }
+  const T* operator->() const noexcept { return &value_; }
+  T& value() & {
+    if (!ok_) throw bincode_error(error_);
+    return value_;
+  }
+  const T& value() const& {
+    if (!ok_) throw bincode_error(error_);
+    return value_;
+  }
+  T&& value() && {
+    if (!ok_) throw bincode_error(error_);
+    return std::move(value_);
+  }
+
+ private:
+  bool ok_ = false;
+  bincode::error error_{};
+  union {
+    T value_;
+  };
+};
+
+}  // namespace keel::bincode

@@ -1,0 +1,80 @@
+// Internal: the task node every queued unit of work is, and the few out-of-line scheduler entry
+// points the header templates call. Not part of the API; may change without notice.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <new>
+
+#include "keel/pool/cancel.h"
+#include "keel/pool/error.h"
+#include "keel/pool/options.h"
+
+namespace keel::pool::detail {
+
+class scheduler;
+struct task_node;
+
+enum class run_mode : std::uint8_t { run, cancel };
+
+// Runs (run_mode::run) or drops (run_mode::cancel) the task, completes whatever waits on it and
+// frees the node. Returns true when the task's function ran.
+using task_fn = bool (*)(task_node*, run_mode);
+
+struct task_node {
+  task_fn fn = nullptr;
+  task_node* next = nullptr;     // link in the shared queues
+  cancel_state* token = nullptr;  // owned reference, or nullptr; released by fn
+};
+
+// Task memory: small per-thread caches in front of operator new (see docs/pool.md).
+void* task_alloc(std::size_t bytes);
+void task_free(void* p, std::size_t bytes) noexcept;
+
+template <class T, class... A>
+T* make_task(A&&... a) {
+  void* p = task_alloc(sizeof(T));
+  try {
+    return ::new (p) T(static_cast<A&&>(a)...);
+  } catch (...) {
+    task_free(p, sizeof(T));
+    throw;
+  }
+}
+template <class T>
+void destroy_task(T* t) noexcept {
+  t->~T();
+  task_free(t, sizeof(T));
+}
+
+// True when the task's token was cancelled; releases the token reference either way.
+inline bool take_token_cancelled(task_node* t) noexcept {
+  cancel_state* s = t->token;
+  if (!s) return false;
+  t->token = nullptr;
+  bool c = s->cancelled.load(std::memory_order_acquire);
+  s->release();
+  return c;
+}
+
+// Queues one task (or `n` tasks) at priority `p`. On errc::shut_down nothing was queued and the
+// caller still owns the nodes.
+errc push(scheduler* s, task_node* t, priority p) noexcept;
+errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept;
+
+// Waiting on a 32-bit state word. kWaiterBit is set in the word by a sleeping waiter; whoever
+// changes the word so that `done(word)` becomes true and sees the bit calls notify_waiters().
+inline constexpr std::uint32_t kWaiterBit = 0x80000000u;
+using done_fn = bool (*)(std::uint32_t word) noexcept;
+// Blocks until done(word). With `help`, the calling thread runs other tasks of the pool meanwhile
+// (always the case on the pool's own workers, so nested waits cannot deadlock).
+void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept;
+void notify_waiters(scheduler* s) noexcept;
+
+void report_detached_exception(scheduler* s, std::exception_ptr e) noexcept;
+// True when the calling thread is one of `s`'s workers.
+bool on_worker_of(const scheduler* s) noexcept;
+
+}  // namespace keel::pool::detail

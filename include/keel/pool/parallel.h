@@ -1,0 +1,112 @@
+// Data-parallel loops over a thread_pool. The calling thread takes part; all of them block until
+// every index is done and rethrow the first exception a chunk threw (once one chunk threw, chunks
+// not yet started are skipped). On a pool that has shut down they run on the calling thread.
+//
+//   keel::pool::parallel_for(pool, 0, n, [&](std::size_t i) { out[i] = f(in[i]); });
+//   double sum = keel::pool::parallel_reduce(pool, 0, n, 0.0,
+//       [&](std::size_t lo, std::size_t hi, double acc) { for (; lo < hi; ++lo) acc += v[lo]; return acc; },
+//       std::plus<>{});
+//
+// grain: the largest number of indices one task handles; 0 picks one from the range size and the
+// number of workers (about 8 chunks per worker).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "keel/pool/task_group.h"
+#include "keel/pool/thread_pool.h"
+
+namespace keel::pool {
+
+namespace detail {
+
+inline std::size_t auto_grain(std::size_t n, std::size_t workers) noexcept {
+  const std::size_t chunks = std::max<std::size_t>(workers, 1) * 8;
+  return std::max<std::size_t>(1, (n + chunks - 1) / chunks);
+}
+
+// Splits [b, e) in halves, queueing the upper half, until a chunk is at most `grain` long.
+template <class F>
+void split_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F& chunk) {
+  while (e - b > grain) {
+    const std::size_t mid = b + (e - b) / 2;
+    if (g.run([&g, mid, e, grain, &chunk] { split_run(g, mid, e, grain, chunk); }) != errc::ok) break;
+    e = mid;
+  }
+  if (g.is_cancelled()) return;
+  try {
+    chunk(b, e);
+  } catch (...) {
+    g.cancel();
+    throw;
+  }
+}
+
+}  // namespace detail
+
+// Calls chunk(lo, hi) for disjoint sub-ranges that cover [begin, end), each at most `grain` long.
+template <class F>
+void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&& chunk, std::size_t grain = 0) {
+  if (begin >= end) return;
+  if (grain == 0) grain = detail::auto_grain(end - begin, p.size());
+  if (end - begin <= grain) {
+    chunk(begin, end);
+    return;
+  }
+  task_group g(p);
+  try {
+    detail::split_run(g, begin, end, grain, chunk);
+  } catch (...) {
+    g.cancel();
+    try {
+      g.wait();
+    } catch (...) {
+    }
+    throw;
+  }
+  g.wait();
+}
+
+// Calls f(i) for every i in [begin, end).
+template <class F>
+void parallel_for(thread_pool& p, std::size_t begin, std::size_t end, F&& f, std::size_t grain = 0) {
+  parallel_for_chunks(
+      p, begin, end,
+      [&f](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) f(i);
+      },
+      grain);
+}
+
+// Reduces [begin, end): each chunk computes map(lo, hi, identity); the partial results are then
+// combined left to right with reduce(acc, partial), so the result does not depend on scheduling.
+// At most 65536 chunks (the grain is raised if needed).
+template <class T, class Map, class Reduce>
+T parallel_reduce(thread_pool& p, std::size_t begin, std::size_t end, T identity, Map&& map, Reduce&& reduce,
+                  std::size_t grain = 0) {
+  if (begin >= end) return identity;
+  const std::size_t n = end - begin;
+  if (grain == 0) grain = detail::auto_grain(n, p.size());
+  constexpr std::size_t kMaxChunks = 65536;
+  grain = std::max(grain, (n + kMaxChunks - 1) / kMaxChunks);
+  const std::size_t chunks = (n + grain - 1) / grain;
+  std::vector<std::optional<T>> partial(chunks);
+  parallel_for(
+      p, 0, chunks,
+      [&](std::size_t k) {
+        const std::size_t lo = begin + k * grain;
+        const std::size_t hi = std::min(end, lo + grain);
+        partial[k].emplace(map(lo, hi, identity));
+      },
+      1);
+  T acc = std::move(identity);
+  for (auto& v : partial) acc = reduce(std::move(acc), std::move(*v));
+  return acc;
+}
+
+}  // namespace keel::pool

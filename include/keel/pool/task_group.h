@@ -1,0 +1,149 @@
+// keel::pool::task_group: fork-join over a thread_pool.
+//
+//   keel::pool::task_group g(pool);
+//   g.run([&] { left(); });
+//   g.run([&] { right(); });
+//   g.wait();   // runs queued tasks meanwhile; rethrows the first exception any task threw
+//
+// run() may be called from any thread, including from the group's own tasks (nested fork-join);
+// wait() helps execute the pool's tasks on whichever thread calls it. cancel() makes every task
+// of the group that has not started yet be skipped; running tasks see is_cancelled() and may stop
+// early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "keel/pool/detail/task.h"
+#include "keel/pool/thread_pool.h"
+
+namespace keel::pool {
+
+enum class group_status : std::uint8_t { complete, cancelled };
+
+namespace detail {
+
+inline bool group_done(std::uint32_t w) noexcept { return (w & ~kWaiterBit) == 0; }
+
+struct group_state {
+  std::atomic<std::uint32_t> pending{0};  // queued + running tasks; kWaiterBit when a waiter sleeps
+  scheduler* sched = nullptr;
+  std::atomic<bool> cancelled{false};  // tasks that have not started are skipped
+  std::atomic<bool> has_errors{false};
+  std::mutex mu;
+  std::vector<std::exception_ptr> errors;
+
+  void add_error(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mu);
+    errors.push_back(std::move(e));
+    has_errors.store(true, std::memory_order_release);
+  }
+  void finish() noexcept {
+    scheduler* s = sched;  // the group may be gone once pending reaches zero
+    std::uint32_t old = pending.fetch_sub(1, std::memory_order_acq_rel);
+    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) notify_waiters(s);
+  }
+};
+
+template <class F>
+struct group_task final : task_node {
+  group_state* g;
+  F f;
+  template <class G>
+  group_task(group_state* gs, G&& body) : g(gs), f(static_cast<G&&>(body)) {
+    this->fn = &execute;
+  }
+  static bool execute(task_node* n, run_mode m) {
+    auto* self = static_cast<group_task*>(n);
+    group_state* g = self->g;
+    const bool skip = m == run_mode::cancel || g->cancelled.load(std::memory_order_acquire);
+    if (!skip) {
+      try {
+        std::move(self->f)();
+      } catch (...) {
+        try {
+          g->add_error(std::current_exception());
+        } catch (...) {  // no memory to record it: the group still completes
+        }
+      }
+    }
+    destroy_task(self);  // captures die before the group can complete
+    g->finish();
+    return !skip;
+  }
+};
+
+}  // namespace detail
+
+class task_group {
+ public:
+  explicit task_group(thread_pool& p) : pool_(&p) { g_.sched = p.scheduler(); }
+  task_group(const task_group&) = delete;
+  task_group& operator=(const task_group&) = delete;
+  // Waits for the group's tasks; their exceptions are discarded.
+  ~task_group() {
+    try {
+      wait();
+    } catch (...) {
+    }
+  }
+
+  // Queues f as a task of this group. errc::shut_down when the pool refuses it (f is not run).
+  // With 2^31 - 1 tasks of the group outstanding, f runs inline on the calling thread.
+  template <class F>
+  errc run(F&& f) {
+    if ((g_.pending.load(std::memory_order_relaxed) & ~detail::kWaiterBit) >= kMaxPending) {
+      std::forward<F>(f)();
+      return errc::ok;
+    }
+    auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
+    g_.pending.fetch_add(1, std::memory_order_relaxed);
+    errc e = detail::push(g_.sched, t, priority::normal);
+    if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
+    return e;
+  }
+
+  // Waits until every task of the group finished, running other tasks meanwhile. Returns
+  // group_status::cancelled if cancel() was called; rethrows the first exception a task threw
+  // (all of them are in exceptions() afterwards). Resets the group for reuse.
+  group_status wait() {
+    std::uint32_t v = g_.pending.load(std::memory_order_acquire);
+    if (!detail::group_done(v)) {
+      detail::wait_word(g_.sched, g_.pending, &detail::group_done, true);
+      v = g_.pending.load(std::memory_order_acquire);
+    }
+    if (v & detail::kWaiterBit) g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    last_errors_.clear();
+    if (g_.has_errors.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(g_.mu);
+      last_errors_.swap(g_.errors);
+      g_.has_errors.store(false, std::memory_order_relaxed);
+    }
+    group_status st = group_status::complete;
+    if (g_.cancelled.load(std::memory_order_relaxed) && g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
+      st = group_status::cancelled;
+    }
+    if (!last_errors_.empty()) std::rethrow_exception(last_errors_.front());
+    return st;
+  }
+
+  void cancel() noexcept { g_.cancelled.store(true, std::memory_order_release); }
+  bool is_cancelled() const noexcept { return g_.cancelled.load(std::memory_order_acquire); }
+
+  // Exceptions collected by the last wait(), in the order the tasks threw them.
+  const std::vector<std::exception_ptr>& exceptions() const noexcept { return last_errors_; }
+
+  thread_pool& pool() const noexcept { return *pool_; }
+
+ private:
+  static constexpr std::uint32_t kMaxPending = detail::kWaiterBit - 1;
+  thread_pool* pool_;
+  detail::group_state g_;
+  std::vector<std::exception_ptr> last_errors_;
+};
+
+}  // namespace keel::pool

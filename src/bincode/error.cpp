@@ -1,0 +1,42 @@
+// Error descriptions.
+#include <string>
+
+#include "keel/bincode/error.h"
+
+namespace keel::bincode {
+
+const char* to_string(error_code c) noexcept {
+  switch (c) {
+    case error_code::ok:
+      return "ok";
+    case error_code::unexpected_end:
+      return "unexpected end of input";
+    case error_code::invalid_bool:
+      return "invalid bool (not 0 or 1)";
+    case error_code::invalid_char:
+      return "invalid char encoding";
+    case error_code::invalid_utf8:
+      return "string is not valid UTF-8";
+    case error_code::unexpected_variant:
+      return "unexpected variant (tag out of range)";
+    case error_code::invalid_integer_type:
+      return "invalid integer encoding";
+    case error_code::limit_exceeded:
+      return "size limit exceeded";
+    case error_code::trailing_bytes:
+      return "bytes remaining after the value";
+    case error_code::invalid_duration:
+      return "invalid duration";
+    case error_code::buffer_too_small:
+      return "output buffer too small";
+    case error_code::stream_error:
+      return "output stream error";
+  }
+  return "unknown error";
+}
+
+std::string error::message() const {
+  return std::string(to_string(code)) + " at byte " + std::to_string(offset);
+}
+
+}  // namespace keel::bincode

@@ -1,0 +1,101 @@
+// Internal: the per-worker work-stealing deque (Chase & Lev, "Dynamic circular work-stealing
+// deque", SPAA 2005, with the C11 orderings of Lê et al., PPoPP 2013). The owner pushes and pops
+// at the bottom; thieves take from the top. The ring doubles when full; old rings stay alive until
+// the deque dies because a thief may still read from one. See docs/pool.md.
+//
+// The orderings that the paper states as fences are carried by seq_cst operations here (the same
+// instructions on x86-64, and ThreadSanitizer understands them).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "keel/pool/detail/task.h"
+
+namespace keel::pool::detail {
+
+class ws_deque {
+ public:
+  enum class steal_result { empty, lost_race, taken };
+
+  explicit ws_deque(std::int64_t capacity = 256) {
+    rings_.push_back(std::make_unique<ring>(capacity));
+    ring_.store(rings_.back().get(), std::memory_order_relaxed);
+  }
+
+  // Owner only. seq_cst: a submitter's "is anyone searching or asleep?" check comes after it.
+  void push(task_node* t) {
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
+    const std::int64_t top = top_.load(std::memory_order_acquire);
+    ring* r = ring_.load(std::memory_order_relaxed);
+    if (b - top > r->mask) r = grow(r, top, b);
+    r->put(b, t);
+    bottom_.store(b + 1, std::memory_order_seq_cst);
+  }
+
+  // Owner only: the most recently pushed task, or nullptr.
+  task_node* pop() {
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
+    ring* r = ring_.load(std::memory_order_relaxed);
+    bottom_.store(b, std::memory_order_seq_cst);
+    std::int64_t top = top_.load(std::memory_order_seq_cst);
+    if (top > b) {  // empty
+      bottom_.store(b + 1, std::memory_order_relaxed);
+      return nullptr;
+    }
+    task_node* t = r->get(b);
+    if (top == b) {  // last one: race the thieves for it
+      if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+        t = nullptr;
+      }
+      bottom_.store(b + 1, std::memory_order_relaxed);
+    }
+    return t;
+  }
+
+  // Any thread: the oldest task.
+  steal_result steal(task_node*& out) {
+    std::int64_t top = top_.load(std::memory_order_seq_cst);
+    const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
+    if (top >= b) return steal_result::empty;
+    ring* r = ring_.load(std::memory_order_acquire);
+    task_node* t = r->get(top);
+    if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+      return steal_result::lost_race;
+    }
+    out = t;
+    return steal_result::taken;
+  }
+
+  // Any thread; approximate.
+  bool maybe_nonempty() const {
+    return bottom_.load(std::memory_order_seq_cst) > top_.load(std::memory_order_seq_cst);
+  }
+
+ private:
+  struct ring {
+    explicit ring(std::int64_t cap) : mask(cap - 1), slots(new std::atomic<task_node*>[static_cast<std::size_t>(cap)]) {}
+    std::int64_t mask;
+    std::unique_ptr<std::atomic<task_node*>[]> slots;
+    task_node* get(std::int64_t i) const { return slots[static_cast<std::size_t>(i & mask)].load(std::memory_order_relaxed); }
+    void put(std::int64_t i, task_node* t) { slots[static_cast<std::size_t>(i & mask)].store(t, std::memory_order_relaxed); }
+  };
+
+  ring* grow(ring* old, std::int64_t top, std::int64_t bottom) {
+    auto bigger = std::make_unique<ring>((old->mask + 1) * 2);
+    for (std::int64_t i = top; i < bottom; ++i) bigger->put(i, old->get(i));
+    ring* r = bigger.get();
+    rings_.push_back(std::move(bigger));
+    ring_.store(r, std::memory_order_release);
+    return r;
+  }
+
+  alignas(64) std::atomic<std::int64_t> top_{0};
+  alignas(64) std::atomic<std::int64_t> bottom_{0};
+  std::atomic<ring*> ring_{nullptr};
+  std::vector<std::unique_ptr<ring>> rings_;  // owner only; every ring ever used
+};
+
+}  // namespace keel::pool::detail

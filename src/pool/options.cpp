@@ -1,0 +1,36 @@
+// Every KEEL_POOL_* variable, read once on first use. Nothing else in the pool calls getenv.
+#include "pool/options.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace keel::pool::detail {
+
+namespace {
+
+// A decimal number in [0, max], or `fallback` for unset / malformed / out of range values.
+std::uint64_t read_number(const char* name, std::uint64_t fallback, std::uint64_t max) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(v, &end, 10);
+  if (*end != '\0' || v[0] == '-' || n > max) return fallback;
+  return n;
+}
+
+env_options load() {
+  env_options o;
+  o.threads = static_cast<std::size_t>(read_number("KEEL_POOL_THREADS", 0, 4096));
+  o.spin_ns = read_number("KEEL_POOL_SPIN_US", o.spin_ns / 1000, 1000000) * 1000;
+  o.task_cache = read_number("KEEL_POOL_TASK_CACHE", 1, 1) != 0;
+  return o;
+}
+
+}  // namespace
+
+const env_options& env() noexcept {
+  static const env_options o = load();
+  return o;
+}
+
+}  // namespace keel::pool::detail

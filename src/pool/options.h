@@ -1,0 +1,17 @@
+// Internal: the KEEL_POOL_* environment variables, read once (options.cpp is the only reader).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace keel::pool::detail {
+
+struct env_options {
+  std::size_t threads = 0;        // KEEL_POOL_THREADS: default worker count (0: affinity mask)
+  std::uint64_t spin_ns = 50000;  // KEEL_POOL_SPIN_US: how long an idle worker searches before parking
+  bool task_cache = true;         // KEEL_POOL_TASK_CACHE=0: task nodes straight from operator new
+};
+
+const env_options& env() noexcept;
+
+}  // namespace keel::pool::detail

@@ -1,0 +1,33 @@
+// Internal: the operating-system calls the pool makes (Linux): futex wait/wake, CPU count from the
+// affinity mask, thread names, a spin-wait hint, a coarse clock.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace keel::pool::detail::os {
+
+// Sleeps while `*word == expected` (spurious returns allowed); timeout_ns < 0: no timeout.
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long timeout_ns = -1) noexcept;
+// Wakes up to n sleepers of `word` (harmless if the memory is gone: the address is only a key).
+void futex_wake(std::atomic<std::uint32_t>& word, int n) noexcept;
+
+// CPUs in this process's affinity mask (at least 1).
+std::size_t affinity_cpus() noexcept;
+// Names the calling thread (cut to 15 characters).
+void set_thread_name(const std::string& name) noexcept;
+void yield() noexcept;
+// Monotonic nanoseconds.
+std::uint64_t now_ns() noexcept;
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace keel::pool::detail::os

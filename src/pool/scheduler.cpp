@@ -1,0 +1,508 @@
+// The scheduler: worker loop, task search order, the searching/sleeping protocol, helping waits,
+// wait_idle and shutdown. docs/pool.md explains the protocol and why it loses no wake-up.
+#include "pool/scheduler.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "pool/options.h"
+#include "pool/os.h"
+
+namespace keel::pool::detail {
+
+namespace {
+
+thread_local worker* tls_worker = nullptr;
+thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
+thread_local std::uint64_t tls_rng = 0;
+
+constexpr std::size_t kMaxWorkers = 4096;
+
+std::uint64_t next_random(std::uint64_t& s) noexcept {
+  if (s == 0) s = reinterpret_cast<std::uintptr_t>(&s) | 1;
+  s ^= s << 13;
+  s ^= s >> 7;
+  s ^= s << 17;
+  return s;
+}
+
+bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].park == p) {
+      list[i] = list.back();
+      list.pop_back();
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) {
+  std::size_t n = o.threads ? o.threads : (env().threads ? env().threads : os::affinity_cpus());
+  if (n > kMaxWorkers) throw std::invalid_argument("keel::pool: at most 4096 workers");
+  workers_.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto w = std::make_unique<worker>();
+    w->sched = this;
+    w->index = i;
+    w->rng = 0x9e3779b97f4a7c15ull * (i + 1);
+    workers_.push_back(std::move(w));
+  }
+  // Idle and sleep lists never grow past these, so registering to sleep does not allocate.
+  idle_.reserve(n);
+  try {
+    for (auto& w : workers_) {
+      worker* wp = w.get();
+      w->thread = std::thread([this, wp] { worker_main(wp); });
+    }
+  } catch (...) {
+    shutdown(true);
+    throw;
+  }
+}
+
+scheduler::~scheduler() = default;
+
+worker* scheduler::current_worker() const noexcept {
+  worker* w = tls_worker;
+  return w && w->sched == this ? w : nullptr;
+}
+
+// ---- the worker loop -------------------------------------------------------------------------
+
+void scheduler::worker_main(worker* w) {
+  tls_worker = w;
+  os::set_thread_name(opts_.name + "-" + std::to_string(w->index));
+  if (opts_.on_worker_start) {
+    try {
+      opts_.on_worker_start(w->index);
+    } catch (...) {
+    }
+  }
+  for (;;) {
+    if (task_node* t = find_task(w)) {
+      run_task(t, w);
+      continue;
+    }
+    if (!search_and_park(w)) break;
+  }
+  if (opts_.on_worker_exit) {
+    try {
+      opts_.on_worker_exit(w->index);
+    } catch (...) {
+    }
+  }
+  tls_worker = nullptr;
+}
+
+// Search order: a queued high task first, then our own deque (newest first), the shared normal
+// queue, other workers' deques (oldest first), and low tasks last.
+task_node* scheduler::find_task(worker* w) noexcept {
+  if (paused_.load(std::memory_order_acquire) && state_.load(std::memory_order_acquire) < stopping) {
+    return nullptr;
+  }
+  if (inject_[0].maybe_nonempty()) {
+    if (task_node* t = inject_[0].pop()) return t;
+  }
+  if (w) {
+    if (task_node* t = w->deque.pop()) return t;
+  }
+  if (task_node* t = inject_[1].pop()) return t;
+  if (task_node* t = steal(w)) return t;
+  return inject_[2].pop();
+}
+
+task_node* scheduler::steal(worker* w) noexcept {
+  const std::size_t n = workers_.size();
+  if (n == 0 || (n == 1 && w)) return nullptr;
+  const std::size_t start = static_cast<std::size_t>(next_random(w ? w->rng : tls_rng) % n);
+  for (;;) {
+    bool lost = false;
+    for (std::size_t k = 0; k < n; ++k) {
+      worker* v = workers_[(start + k) % n].get();
+      if (v == w) continue;
+      task_node* t = nullptr;
+      switch (v->deque.steal(t)) {
+        case ws_deque::steal_result::taken:
+          if (w) {
+            bump(w->stats.stolen);
+          } else {
+            ext_stolen_.fetch_add(1, std::memory_order_relaxed);
+          }
+          return t;
+        case ws_deque::steal_result::lost_race:
+          lost = true;
+          break;
+        case ws_deque::steal_result::empty:
+          break;
+      }
+    }
+    if (!lost) return nullptr;
+  }
+}
+
+void scheduler::run_task(task_node* t, worker* w) noexcept {
+  const bool drop = state_.load(std::memory_order_acquire) >= stopping;
+  const bool ran = t->fn(t, drop ? run_mode::cancel : run_mode::run);
+  if (w) {
+    bump(ran ? w->stats.executed : w->stats.cancelled);
+    bump(w->stats.finished);
+  } else {
+    (ran ? ext_executed_ : ext_cancelled_).fetch_add(1, std::memory_order_relaxed);
+    ext_finished_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  if (idle_waiters_.load(std::memory_order_relaxed) != 0) signal_idle_waiters();
+}
+
+// Called when find_task came back empty. The worker counts itself as searching and keeps looking
+// for spin_ns_; then it puts itself on the idle list, stops counting as searching, looks once
+// more and sleeps. Whoever wakes it takes it off the list and counts it as searching again.
+// Returns false when the worker must exit (stopping and nothing left to drop).
+bool scheduler::search_and_park(worker* w) noexcept {
+  searching_.fetch_add(1, std::memory_order_seq_cst);
+  for (;;) {
+    const std::uint64_t deadline = os::now_ns() + spin_ns_;
+    for (unsigned round = 1;; ++round) {
+      if (task_node* t = find_task(w)) {
+        // The last searcher to find work wakes another, so that a burst is spread out.
+        if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1 && work_visible()) wake_one();
+        run_task(t, w);
+        return true;
+      }
+      if (state_.load(std::memory_order_acquire) >= stopping) {
+        searching_.fetch_sub(1, std::memory_order_seq_cst);
+        return false;
+      }
+      if (round % 64 == 0) {
+        if (os::now_ns() >= deadline) break;
+        os::yield();
+      } else {
+        for (int i = 0; i < 8; ++i) os::cpu_relax();
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(sleep_mu_);
+      idle_.push_back({&w->park, w});
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    }
+    searching_.fetch_sub(1, std::memory_order_seq_cst);
+    if (work_visible() || state_.load(std::memory_order_seq_cst) >= stopping) {
+      bool removed;
+      {
+        std::lock_guard<std::mutex> lock(sleep_mu_);
+        removed = erase_parker(idle_, &w->park);
+        if (removed) sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+      }
+      if (removed) {
+        searching_.fetch_add(1, std::memory_order_seq_cst);
+      } else {
+        w->park.park();  // a waker already took us off the list: take its token
+      }
+      continue;
+    }
+    if (idle_waiters_.load(std::memory_order_seq_cst) != 0) signal_idle_waiters();
+    bump(w->stats.parked);
+    w->park.park();  // the waker counted us as searching
+  }
+}
+
+bool scheduler::work_visible() const noexcept {
+  if (paused_.load(std::memory_order_seq_cst) && state_.load(std::memory_order_seq_cst) < stopping) {
+    return false;
+  }
+  for (const inject_queue& q : inject_) {
+    if (q.maybe_nonempty()) return true;
+  }
+  for (const auto& w : workers_) {
+    if (w->deque.maybe_nonempty()) return true;
+  }
+  return false;
+}
+
+// After a task became visible (by a seq_cst store): wake a sleeper unless someone is searching.
+void scheduler::notify_new_work() noexcept {
+  if (searching_.load(std::memory_order_seq_cst) == 0 && sleepers_.load(std::memory_order_seq_cst) != 0) {
+    wake_one();
+  }
+}
+
+void scheduler::wake_one() noexcept {
+  sleeper s{nullptr, nullptr};
+  {
+    std::lock_guard<std::mutex> lock(sleep_mu_);
+    if (!idle_.empty()) {
+      s = idle_.back();
+      idle_.pop_back();
+      searching_.fetch_add(1, std::memory_order_seq_cst);
+    } else if (!helpers_.empty()) {
+      s = helpers_.back();
+      helpers_.pop_back();
+    } else {
+      return;
+    }
+    sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  s.park->unpark();
+}
+
+void scheduler::wake_all() noexcept {
+  {
+    std::lock_guard<std::mutex> lock(sleep_mu_);
+    searching_.fetch_add(static_cast<std::uint32_t>(idle_.size()), std::memory_order_seq_cst);
+    sleepers_.fetch_sub(static_cast<std::uint32_t>(idle_.size() + helpers_.size()), std::memory_order_seq_cst);
+    for (const sleeper& s : idle_) s.park->unpark();
+    for (const sleeper& s : helpers_) s.park->unpark();
+    for (const sleeper& s : blocked_) s.park->unpark();
+    idle_.clear();
+    helpers_.clear();
+    blocked_.clear();
+  }
+}
+
+void scheduler::notify_waiters() noexcept {
+  std::lock_guard<std::mutex> lock(sleep_mu_);
+  sleepers_.fetch_sub(static_cast<std::uint32_t>(helpers_.size()), std::memory_order_seq_cst);
+  for (const sleeper& s : helpers_) s.park->unpark();
+  for (const sleeper& s : blocked_) s.park->unpark();
+  helpers_.clear();
+  blocked_.clear();
+}
+
+// ---- waiting for a future or a group ---------------------------------------------------------
+
+void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
+  worker* w = current_worker();
+  parker* p = w ? &w->park : &tls_parker;
+  if (w) help = true;  // a worker that only slept here could starve the pool
+  std::uint64_t deadline = 0;
+  for (unsigned round = 1;; ++round) {
+    if (done(word.load(std::memory_order_acquire))) return;
+    if (help) {
+      if (task_node* t = find_task(w)) {
+        run_task(t, w);
+        deadline = 0;
+        continue;
+      }
+    }
+    if (deadline == 0) deadline = os::now_ns() + spin_ns_;
+    if (round % 64 != 0) {
+      for (int i = 0; i < 8; ++i) os::cpu_relax();
+      continue;
+    }
+    if (os::now_ns() < deadline) {
+      os::yield();
+      continue;
+    }
+    deadline = 0;
+    std::vector<sleeper>& list = help ? helpers_ : blocked_;
+    bool registered = true;
+    {
+      std::lock_guard<std::mutex> lock(sleep_mu_);
+      try {
+        list.push_back({p, w});
+      } catch (...) {
+        registered = false;  // no memory for the list entry: keep polling instead of sleeping
+      }
+      if (registered && help) sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    }
+    if (!registered) {
+      os::yield();
+      continue;
+    }
+    const std::uint32_t v = word.fetch_or(kWaiterBit, std::memory_order_seq_cst);
+    if (done(v) || (help && work_visible())) {
+      bool removed;
+      {
+        std::lock_guard<std::mutex> lock(sleep_mu_);
+        removed = erase_parker(list, p);
+        if (removed && help) sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+      }
+      if (!removed) p->park();  // a waker took us off the list: take its token
+      continue;
+    }
+    if (w) bump(w->stats.parked);
+    p->park();
+  }
+}
+
+// ---- submitting ------------------------------------------------------------------------------
+
+bool scheduler::enqueue_external(task_node* first, task_node* last, std::size_t n, priority p) noexcept {
+  ext_submitted_.fetch_add(n, std::memory_order_seq_cst);
+  if (state_.load(std::memory_order_seq_cst) != running) {
+    ext_rejected_.fetch_add(n, std::memory_order_relaxed);
+    ext_finished_.fetch_add(n, std::memory_order_seq_cst);
+    return false;
+  }
+  inject_[static_cast<int>(p)].push_chain(first, last, n);
+  return true;
+}
+
+errc scheduler::push(task_node* t, priority p) noexcept {
+  if (worker* w = current_worker()) {
+    if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+    bump(w->stats.submitted);
+    if (p == priority::normal) {
+      w->deque.push(t);
+    } else {
+      inject_[static_cast<int>(p)].push(t);
+    }
+  } else if (!enqueue_external(t, t, 1, p)) {
+    return errc::shut_down;
+  }
+  notify_new_work();
+  return errc::ok;
+}
+
+errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
+  if (n == 0) return state_.load(std::memory_order_acquire) == running ? errc::ok : errc::shut_down;
+  worker* w = current_worker();
+  if (w && p == priority::normal) {
+    if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+    bump(w->stats.submitted, n);
+    for (std::size_t i = 0; i < n; ++i) w->deque.push(ts[i]);
+  } else {
+    for (std::size_t i = 0; i + 1 < n; ++i) ts[i]->next = ts[i + 1];
+    if (w) {
+      if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+      bump(w->stats.submitted, n);
+      inject_[static_cast<int>(p)].push_chain(ts[0], ts[n - 1], n);
+    } else if (!enqueue_external(ts[0], ts[n - 1], n, p)) {
+      return errc::shut_down;
+    }
+  }
+  // More than one task: make sure more than one thread comes looking.
+  notify_new_work();
+  if (n > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) wake_one();
+  return errc::ok;
+}
+
+void scheduler::report_detached_exception(std::exception_ptr e) noexcept {
+  detached_exceptions_.fetch_add(1, std::memory_order_relaxed);
+  if (opts_.on_detached_exception) {
+    try {
+      opts_.on_detached_exception(e);
+    } catch (...) {
+    }
+    return;
+  }
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "keel::pool: a detached task threw: %s\n", ex.what());
+  } catch (...) {
+    std::fprintf(stderr, "keel::pool: a detached task threw a non-std exception\n");
+  }
+}
+
+// ---- idle, pause, shutdown, statistics -------------------------------------------------------
+
+bool scheduler::is_idle() const noexcept {
+  // Finished counts first, then submitted ones: both only grow, so equal sums mean that at the
+  // moment between the two passes every submitted task had finished.
+  std::uint64_t fin = ext_finished_.load(std::memory_order_seq_cst);
+  for (const auto& w : workers_) fin += w->stats.finished.load(std::memory_order_acquire);
+  std::uint64_t sub = ext_submitted_.load(std::memory_order_seq_cst);
+  for (const auto& w : workers_) sub += w->stats.submitted.load(std::memory_order_acquire);
+  return sub == fin;
+}
+
+void scheduler::signal_idle_waiters() noexcept {
+  if (!is_idle()) return;
+  idle_epoch_.fetch_add(1, std::memory_order_seq_cst);
+  os::futex_wake(idle_epoch_, INT_MAX);
+}
+
+errc scheduler::wait_idle() noexcept {
+  if (current_worker()) return errc::would_deadlock;
+  for (;;) {
+    if (is_idle()) return errc::ok;
+    idle_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    const std::uint32_t epoch = idle_epoch_.load(std::memory_order_seq_cst);
+    if (is_idle()) {
+      idle_waiters_.fetch_sub(1, std::memory_order_seq_cst);
+      return errc::ok;
+    }
+    // The timeout bounds the delay if a finishing thread's signal raced with this check.
+    os::futex_wait(idle_epoch_, epoch, 2000000);
+    idle_waiters_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+}
+
+void scheduler::pause() noexcept { paused_.store(true, std::memory_order_seq_cst); }
+
+void scheduler::resume() noexcept {
+  paused_.store(false, std::memory_order_seq_cst);
+  wake_all();
+}
+
+errc scheduler::shutdown(bool now) noexcept {
+  if (current_worker()) return errc::would_deadlock;
+  std::lock_guard<std::mutex> guard(shutdown_mu_);
+  if (joined_) return errc::ok;
+  if (now) {
+    std::uint32_t s = state_.load(std::memory_order_seq_cst);
+    while (s < stopping && !state_.compare_exchange_weak(s, stopping, std::memory_order_seq_cst)) {
+    }
+  } else {
+    std::uint32_t s = running;
+    state_.compare_exchange_strong(s, closing, std::memory_order_seq_cst);
+    resume();  // a paused pool would never drain
+    wait_idle();
+    s = state_.load(std::memory_order_seq_cst);
+    while (s < stopped && !state_.compare_exchange_weak(s, stopped, std::memory_order_seq_cst)) {
+    }
+  }
+  wake_all();
+  for (auto& w : workers_) {
+    if (w->thread.joinable()) w->thread.join();
+  }
+  // Tasks an outside thread was still queueing as the workers left are dropped here.
+  for (;;) {
+    for (inject_queue& q : inject_) {
+      while (task_node* t = q.pop()) run_task(t, nullptr);
+    }
+    if (is_idle()) break;
+    os::yield();
+  }
+  joined_ = true;
+  return errc::ok;
+}
+
+pool_stats scheduler::stats() const noexcept {
+  pool_stats s;
+  s.submitted = ext_submitted_.load(std::memory_order_acquire) - ext_rejected_.load(std::memory_order_acquire);
+  s.executed = ext_executed_.load(std::memory_order_acquire);
+  s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
+  s.stolen = ext_stolen_.load(std::memory_order_acquire);
+  for (const auto& w : workers_) {
+    s.submitted += w->stats.submitted.load(std::memory_order_acquire);
+    s.executed += w->stats.executed.load(std::memory_order_acquire);
+    s.cancelled += w->stats.cancelled.load(std::memory_order_acquire);
+    s.stolen += w->stats.stolen.load(std::memory_order_acquire);
+    s.parked += w->stats.parked.load(std::memory_order_acquire);
+  }
+  s.detached_exceptions = detached_exceptions_.load(std::memory_order_acquire);
+  return s;
+}
+
+// ---- entry points for the header templates ---------------------------------------------------
+
+errc push(scheduler* s, task_node* t, priority p) noexcept { return s->push(t, p); }
+errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept {
+  return s->push_bulk(ts, n, p);
+}
+void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
+  s->wait_word(word, done, help);
+}
+void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
+void report_detached_exception(scheduler* s, std::exception_ptr e) noexcept { s->report_detached_exception(e); }
+bool on_worker_of(const scheduler* s) noexcept { return s->current_worker() != nullptr; }
+
+}  // namespace keel::pool::detail

@@ -1,0 +1,112 @@
+// Internal: the scheduler behind thread_pool — workers, their deques, the shared queues, the
+// sleep/wake protocol and shutdown. docs/pool.md describes the design.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "keel/pool/detail/task.h"
+#include "keel/pool/options.h"
+#include "pool/deque.h"
+#include "pool/inject_queue.h"
+#include "pool/parker.h"
+
+namespace keel::pool::detail {
+
+// Counters one thread writes (load + store, no read-modify-write) and any thread reads.
+struct alignas(64) counters {
+  std::atomic<std::uint64_t> submitted{0}, finished{0}, executed{0}, cancelled{0}, stolen{0}, parked{0};
+};
+inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_release);
+}
+
+class scheduler;
+
+struct worker {
+  scheduler* sched = nullptr;
+  std::size_t index = 0;
+  ws_deque deque;
+  parker park;
+  counters stats;
+  std::uint64_t rng = 0;
+  std::thread thread;
+};
+
+// One sleeping thread on a sleep list.
+struct sleeper {
+  parker* park;
+  worker* w;  // the worker, or nullptr for a thread outside the pool
+};
+
+class scheduler {
+ public:
+  explicit scheduler(const pool_options& o);
+  ~scheduler();  // requires stop() first
+
+  std::size_t size() const noexcept { return workers_.size(); }
+
+  errc push(task_node* t, priority p) noexcept;
+  errc push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept;
+  void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept;
+  void notify_waiters() noexcept;
+  void report_detached_exception(std::exception_ptr e) noexcept;
+
+  errc wait_idle() noexcept;
+  void pause() noexcept;
+  void resume() noexcept;
+  bool paused() const noexcept { return paused_.load(std::memory_order_acquire); }
+  errc shutdown(bool now) noexcept;
+  pool_stats stats() const noexcept;
+  // The calling thread's worker if it is one of ours, else nullptr.
+  worker* current_worker() const noexcept;
+
+ private:
+  enum state : std::uint32_t { running = 0, closing = 1, stopping = 2, stopped = 3 };
+
+  void worker_main(worker* w);
+  task_node* find_task(worker* w) noexcept;
+  task_node* steal(worker* w) noexcept;
+  void run_task(task_node* t, worker* w) noexcept;
+  bool search_and_park(worker* w) noexcept;
+  bool work_visible() const noexcept;
+  void notify_new_work() noexcept;
+  void wake_one() noexcept;
+  void wake_all() noexcept;
+  bool is_idle() const noexcept;
+  void signal_idle_waiters() noexcept;
+  bool enqueue_external(task_node* first, task_node* last, std::size_t n, priority p) noexcept;
+
+  pool_options opts_;
+  std::uint64_t spin_ns_;
+  std::vector<std::unique_ptr<worker>> workers_;
+  inject_queue inject_[3];  // by priority: high, normal, low
+
+  alignas(64) std::atomic<std::uint32_t> state_{running};
+  std::atomic<bool> paused_{false};
+  alignas(64) std::atomic<std::uint32_t> searching_{0};
+  std::atomic<std::uint32_t> sleepers_{0};  // idle workers + helping waiters on the sleep lists
+
+  std::mutex sleep_mu_;
+  std::vector<sleeper> idle_;     // parked workers
+  std::vector<sleeper> helpers_;  // waiters that run tasks when woken (woken by new work too)
+  std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
+
+  // Work done by threads outside the pool, and tasks they submitted.
+  alignas(64) std::atomic<std::uint64_t> ext_submitted_{0};
+  std::atomic<std::uint64_t> ext_rejected_{0};
+  std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0}, ext_stolen_{0};
+  std::atomic<std::uint64_t> detached_exceptions_{0};
+
+  alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};
+  std::atomic<std::uint32_t> idle_epoch_{0};
+  std::mutex shutdown_mu_;
+  bool joined_ = false;
+};
+
+}  // namespace keel::pool::detail

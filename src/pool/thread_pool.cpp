@@ -1,0 +1,50 @@
+// keel::pool::thread_pool: the public face of the scheduler.
+#include "keel/pool/thread_pool.h"
+
+#include <cstdio>
+
+#include "pool/options.h"
+#include "pool/os.h"
+#include "pool/scheduler.h"
+
+namespace keel::pool {
+
+namespace {
+pool_options with_threads(std::size_t n) {
+  pool_options o;
+  o.threads = n;
+  return o;
+}
+}  // namespace
+
+thread_pool::thread_pool(std::size_t n) : thread_pool(with_threads(n)) {}
+
+thread_pool::thread_pool(const pool_options& options) : sched_(new detail::scheduler(options)) {}
+
+thread_pool::~thread_pool() {
+  if (sched_->shutdown(false) == errc::would_deadlock) {
+    // Destroyed by one of its own tasks: it cannot wait for itself. Stop taking work and leak the
+    // scheduler (its workers exit on their own) rather than free memory they still use.
+    std::fputs("keel::pool: thread_pool destroyed on one of its own workers; its scheduler is leaked\n", stderr);
+    return;
+  }
+  delete sched_;
+}
+
+std::size_t thread_pool::size() const noexcept { return sched_->size(); }
+
+std::size_t thread_pool::default_threads() noexcept {
+  const std::size_t env = detail::env().threads;
+  return env ? env : detail::os::affinity_cpus();
+}
+
+errc thread_pool::wait_idle() noexcept { return sched_->wait_idle(); }
+void thread_pool::pause() noexcept { sched_->pause(); }
+void thread_pool::resume() noexcept { sched_->resume(); }
+bool thread_pool::paused() const noexcept { return sched_->paused(); }
+errc thread_pool::shutdown() noexcept { return sched_->shutdown(false); }
+errc thread_pool::shutdown_now() noexcept { return sched_->shutdown(true); }
+pool_stats thread_pool::stats() const noexcept { return sched_->stats(); }
+bool thread_pool::on_worker() const noexcept { return sched_->current_worker() != nullptr; }
+
+}  // namespace keel::pool

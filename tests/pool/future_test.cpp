@@ -1,0 +1,146 @@
+// submit / future / detach / bulk submit.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "keel/pool.h"
+
+namespace kp = keel::pool;
+
+TEST(PoolFuture, ReturnsValueAndBindsArguments) {
+  kp::thread_pool p(2);
+  EXPECT_EQ(p.size(), 2u);
+  auto f = p.submit([](int a, const std::string& b) { return b + std::to_string(a); }, 42, std::string("x"));
+  EXPECT_TRUE(f.valid());
+  EXPECT_EQ(f.get(), "x42");
+  EXPECT_FALSE(f.valid());
+}
+
+TEST(PoolFuture, VoidAndMoveOnlyResults) {
+  kp::thread_pool p(2);
+  std::atomic<int> hits{0};
+  auto v = p.submit([&] { hits++; });
+  v.get();
+  EXPECT_EQ(hits.load(), 1);
+  auto u = p.submit([] { return std::make_unique<int>(7); });
+  EXPECT_EQ(*u.get(), 7);
+  auto moved = p.submit([](std::unique_ptr<int> q) { return *q + 1; }, std::make_unique<int>(1));
+  EXPECT_EQ(moved.get(), 2);
+}
+
+TEST(PoolFuture, ExceptionPropagatesToGet) {
+  kp::thread_pool p(1);
+  auto f = p.submit([]() -> int { throw std::runtime_error("boom"); });
+  EXPECT_EQ(f.status(), kp::errc::ok);  // it ran
+  try {
+    f.get();
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "boom");
+  }
+}
+
+TEST(PoolFuture, EmptyFutureReportsNoState) {
+  kp::future<int> f;
+  EXPECT_FALSE(f.valid());
+  EXPECT_FALSE(f.ready());
+  EXPECT_EQ(f.status(), kp::errc::no_state);
+  try {
+    f.get();
+    FAIL();
+  } catch (const kp::pool_error& e) {
+    EXPECT_EQ(e.code(), kp::errc::no_state);
+  }
+}
+
+TEST(PoolFuture, ReadyAndWaitFromOutside) {
+  kp::thread_pool p(2);
+  std::atomic<bool> go{false};
+  auto f = p.submit([&] {
+    while (!go.load()) std::this_thread::yield();
+    return 5;
+  });
+  EXPECT_FALSE(f.ready());
+  go = true;
+  f.wait();
+  EXPECT_TRUE(f.ready());
+  EXPECT_EQ(f.get(), 5);
+}
+
+TEST(PoolFuture, NestedWaitOnOneWorkerDoesNotDeadlock) {
+  kp::thread_pool p(1);
+  // Depth-10 chain of tasks each waiting for a child submitted to the same single worker.
+  std::function<int(int)> chain = [&](int d) -> int {
+    if (d == 0) return 1;
+    auto f = p.submit(chain, d - 1);
+    return f.get() + 1;
+  };
+  EXPECT_EQ(p.submit(chain, 10).get(), 11);
+}
+
+TEST(PoolDetach, RunsAndReportsExceptionsToHandler) {
+  std::atomic<int> caught{0};
+  std::string what;
+  std::mutex mu;
+  kp::pool_options o;
+  o.threads = 2;
+  o.on_detached_exception = [&](std::exception_ptr e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      std::lock_guard<std::mutex> l(mu);
+      what = ex.what();
+    }
+    caught++;
+  };
+  kp::thread_pool p(o);
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(p.detach([&] { ran++; }), kp::errc::ok);
+  EXPECT_EQ(p.detach([] { throw std::logic_error("detached"); }), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(ran.load(), 100);
+  EXPECT_EQ(caught.load(), 1);
+  EXPECT_EQ(what, "detached");
+  EXPECT_EQ(p.stats().detached_exceptions, 1u);
+}
+
+TEST(PoolDetach, HandlerThatThrowsIsSwallowed) {
+  kp::pool_options o;
+  o.threads = 1;
+  o.on_detached_exception = [](std::exception_ptr) { throw 1; };
+  kp::thread_pool p(o);
+  p.detach([] { throw 2; });
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.submit([] { return 3; }).get(), 3);  // the worker survived
+}
+
+TEST(PoolBulk, SubmitBulkAndDetachBulk) {
+  kp::thread_pool p(2);
+  std::vector<std::function<int()>> fns;
+  for (int i = 0; i < 50; ++i) fns.push_back([i] { return i * i; });
+  auto futs = p.submit_bulk(fns);
+  ASSERT_EQ(futs.size(), 50u);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(futs[i].get(), i * i);
+
+  std::vector<std::atomic<int>> seen(1000);
+  EXPECT_EQ(p.detach_bulk(seen.size(), [&](std::size_t i) { seen[i]++; }), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  for (auto& s : seen) EXPECT_EQ(s.load(), 1);
+}
+
+TEST(PoolBulk, BulkFromInsideAWorker) {
+  kp::thread_pool p(2);
+  auto outer = p.submit([&] {
+    std::vector<std::function<int()>> fns;
+    for (int i = 0; i < 20; ++i) fns.push_back([i] { return i; });
+    int sum = 0;
+    for (auto& f : p.submit_bulk(fns)) sum += f.get();
+    return sum;
+  });
+  EXPECT_EQ(outer.get(), 190);
+}

@@ -1,0 +1,136 @@
+// task_group: run, helping wait, exceptions, cancellation, reuse, nesting.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+#include "keel/pool.h"
+
+namespace kp = keel::pool;
+
+TEST(PoolGroup, RunsEveryTask) {
+  kp::thread_pool p(2);
+  kp::task_group g(p);
+  std::atomic<int> n{0};
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(g.run([&] { n++; }), kp::errc::ok);
+  EXPECT_EQ(g.wait(), kp::group_status::complete);
+  EXPECT_EQ(n.load(), 1000);
+  EXPECT_TRUE(g.exceptions().empty());
+}
+
+TEST(PoolGroup, WaitWithNothingQueued) {
+  kp::thread_pool p(1);
+  kp::task_group g(p);
+  EXPECT_EQ(g.wait(), kp::group_status::complete);
+}
+
+TEST(PoolGroup, CollectsEveryExceptionAndRethrowsTheFirst) {
+  kp::thread_pool p(2);
+  kp::task_group g(p);
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 10; ++i) {
+    g.run([&, i] {
+      if (i % 3 == 0) throw std::runtime_error("e" + std::to_string(i));
+      ok++;
+    });
+  }
+  EXPECT_THROW(g.wait(), std::runtime_error);
+  EXPECT_EQ(g.exceptions().size(), 4u);  // i = 0, 3, 6, 9
+  EXPECT_EQ(ok.load(), 6);
+  // The group is reusable and clean afterwards.
+  g.run([&] { ok++; });
+  EXPECT_EQ(g.wait(), kp::group_status::complete);
+  EXPECT_TRUE(g.exceptions().empty());
+  EXPECT_EQ(ok.load(), 7);
+}
+
+TEST(PoolGroup, CancelSkipsQueuedTasks) {
+  kp::thread_pool p(1);
+  kp::task_group g(p);
+  std::atomic<bool> release{false};
+  std::atomic<int> ran{0};
+  // The single worker is held by a task of another group; the group's tasks stay queued.
+  kp::task_group blocker(p);
+  std::atomic<bool> started{false};
+  blocker.run([&] {
+    started = true;
+    while (!release.load()) std::this_thread::yield();
+  });
+  while (!started.load()) std::this_thread::yield();
+  for (int i = 0; i < 100; ++i) g.run([&] { ran++; });
+  g.cancel();
+  EXPECT_TRUE(g.is_cancelled());
+  release = true;
+  EXPECT_EQ(g.wait(), kp::group_status::cancelled);
+  EXPECT_EQ(ran.load(), 0);
+  EXPECT_FALSE(g.is_cancelled());  // reset by wait
+  blocker.wait();
+  EXPECT_GE(p.stats().cancelled, 100u);
+}
+
+TEST(PoolGroup, RunningTaskSeesCancellation) {
+  kp::thread_pool p(2);
+  kp::task_group g(p);
+  std::atomic<bool> saw{false};
+  std::atomic<bool> started{false};
+  g.run([&] {
+    started = true;
+    while (!g.is_cancelled()) std::this_thread::yield();
+    saw = true;
+  });
+  while (!started.load()) std::this_thread::yield();
+  g.cancel();
+  EXPECT_EQ(g.wait(), kp::group_status::cancelled);
+  EXPECT_TRUE(saw.load());
+}
+
+// Recursive fork-join on one group and on nested groups; with one worker too.
+int fib_nested(kp::thread_pool& p, int n) {
+  if (n < 2) return n;
+  int a = 0;
+  kp::task_group g(p);
+  g.run([&] { a = fib_nested(p, n - 1); });
+  int b = fib_nested(p, n - 2);
+  g.wait();
+  return a + b;
+}
+
+TEST(PoolGroup, NestedForkJoin) {
+  for (std::size_t threads : {1u, 2u, 4u}) {
+    kp::thread_pool p(threads);
+    EXPECT_EQ(fib_nested(p, 18), 2584) << threads;
+    // Called from a worker as well as from outside.
+    EXPECT_EQ(p.submit([&] { return fib_nested(p, 15); }).get(), 610) << threads;
+  }
+}
+
+TEST(PoolGroup, TasksAddToTheirOwnGroup) {
+  kp::thread_pool p(2);
+  kp::task_group g(p);
+  std::atomic<int> leaves{0};
+  std::function<void(int)> tree = [&](int d) {
+    if (d == 0) {
+      leaves++;
+      return;
+    }
+    g.run([&, d] { tree(d - 1); });
+    g.run([&, d] { tree(d - 1); });
+  };
+  g.run([&] { tree(10); });
+  g.wait();
+  EXPECT_EQ(leaves.load(), 1024);
+}
+
+TEST(PoolGroup, DestructorWaits) {
+  kp::thread_pool p(2);
+  std::atomic<int> n{0};
+  {
+    kp::task_group g(p);
+    for (int i = 0; i < 100; ++i) g.run([&] {
+        std::this_thread::yield();
+        n++;
+      });
+  }
+  EXPECT_EQ(n.load(), 100);
+}

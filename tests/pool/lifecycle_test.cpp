@@ -1,0 +1,124 @@
+// wait_idle and shutdown semantics.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "keel/pool.h"
+
+namespace kp = keel::pool;
+using namespace std::chrono_literals;
+
+TEST(PoolLifecycle, DestructorDrainsQueuedAndNestedWork) {
+  std::atomic<int> n{0};
+  {
+    kp::thread_pool p(2);
+    for (int i = 0; i < 500; ++i) {
+      p.detach([&] {
+        n++;
+        p.detach([&] { n++; });  // submitted during the drain: still runs
+      });
+    }
+  }
+  EXPECT_EQ(n.load(), 1000);
+}
+
+TEST(PoolLifecycle, WaitIdleWaitsForNestedWork) {
+  kp::thread_pool p(2);
+  std::atomic<int> n{0};
+  for (int i = 0; i < 100; ++i) p.detach([&] {
+      std::this_thread::sleep_for(100us);
+      p.detach([&] { n++; });
+    });
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(n.load(), 100);
+  EXPECT_EQ(p.submit([&] { return p.wait_idle(); }).get(), kp::errc::would_deadlock);
+  EXPECT_EQ(p.submit([&] { return p.shutdown(); }).get(), kp::errc::would_deadlock);
+}
+
+TEST(PoolLifecycle, SubmitAfterShutdownIsAnError) {
+  kp::thread_pool p(2);
+  EXPECT_EQ(p.shutdown(), kp::errc::ok);
+  EXPECT_EQ(p.shutdown(), kp::errc::ok);      // idempotent
+  EXPECT_EQ(p.shutdown_now(), kp::errc::ok);  // and harmless afterwards
+  auto f = p.submit([] { return 1; });
+  EXPECT_TRUE(f.valid());
+  EXPECT_TRUE(f.ready());
+  EXPECT_EQ(f.status(), kp::errc::shut_down);
+  try {
+    f.get();
+    FAIL();
+  } catch (const kp::pool_error& e) {
+    EXPECT_EQ(e.code(), kp::errc::shut_down);
+  }
+  bool ran = false;
+  EXPECT_EQ(p.detach([&] { ran = true; }), kp::errc::shut_down);
+  kp::task_group g(p);
+  EXPECT_EQ(g.run([&] { ran = true; }), kp::errc::shut_down);
+  EXPECT_EQ(g.wait(), kp::group_status::complete);
+  std::vector<std::function<int()>> fns(3, [] { return 1; });
+  for (auto& bf : p.submit_bulk(fns)) EXPECT_EQ(bf.status(), kp::errc::shut_down);
+  EXPECT_EQ(p.detach_bulk(5, [&](std::size_t) { ran = true; }), kp::errc::shut_down);
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(p.stats().submitted, 0u);
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+}
+
+TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
+  kp::thread_pool p(1);
+  std::atomic<bool> go{false}, started{false};
+  auto running = p.submit([&] {
+    started = true;
+    while (!go.load()) std::this_thread::yield();
+    return 7;
+  });
+  while (!started.load()) std::this_thread::yield();
+  std::atomic<int> ran{0};
+  std::vector<kp::future<void>> fs;
+  for (int i = 0; i < 100; ++i) fs.push_back(p.submit([&] { ran++; }));
+  kp::task_group g(p);
+  for (int i = 0; i < 10; ++i) g.run([&] { ran++; });
+  std::thread stopper([&] { EXPECT_EQ(p.shutdown_now(), kp::errc::ok); });
+  // shutdown_now refuses new work at once, then waits for the running task.
+  std::uint64_t accepted = 0;
+  while (p.detach([] {}) == kp::errc::ok) {
+    ++accepted;
+    std::this_thread::yield();
+  }
+  go = true;
+  stopper.join();
+  EXPECT_EQ(running.get(), 7);  // a running task finishes
+  for (auto& f : fs) EXPECT_EQ(f.status(), kp::errc::cancelled);
+  g.wait();
+  EXPECT_EQ(ran.load(), 0);
+  EXPECT_EQ(p.stats().cancelled, 110u + accepted);
+}
+
+TEST(PoolLifecycle, ShutdownOfAPausedPoolStillDrains) {
+  std::atomic<int> n{0};
+  {
+    kp::thread_pool p(2);
+    p.pause();
+    for (int i = 0; i < 50; ++i) p.detach([&] { n++; });
+  }
+  EXPECT_EQ(n.load(), 50);
+}
+
+TEST(PoolLifecycle, ShutdownNowOfAPausedPoolDropsEverything) {
+  kp::thread_pool p(2);
+  p.pause();
+  std::atomic<int> n{0};
+  std::vector<kp::future<void>> fs;
+  for (int i = 0; i < 50; ++i) fs.push_back(p.submit([&] { n++; }));
+  EXPECT_EQ(p.shutdown_now(), kp::errc::ok);
+  for (auto& f : fs) EXPECT_EQ(f.status(), kp::errc::cancelled);
+  EXPECT_EQ(n.load(), 0);
+}
+
+TEST(PoolLifecycle, ErrcNames) {
+  EXPECT_STREQ(kp::to_string(kp::errc::ok), "ok");
+  EXPECT_STREQ(kp::to_string(kp::errc::shut_down), "shut down");
+  EXPECT_STREQ(kp::pool_error(kp::errc::cancelled).what(), "cancelled");
+}

@@ -1,0 +1,106 @@
+// parallel_for, parallel_for_chunks, parallel_reduce.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "keel/pool.h"
+
+namespace kp = keel::pool;
+
+TEST(PoolParallelFor, VisitsEveryIndexOnceForManyGrains) {
+  kp::thread_pool p(2);
+  for (std::size_t grain : {0u, 1u, 7u, 64u, 1000u, 100000u}) {
+    std::vector<std::atomic<int>> hits(10007);
+    kp::parallel_for(p, 0, hits.size(), [&](std::size_t i) { hits[i]++; }, grain);
+    for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << "grain " << grain << " i " << i;
+  }
+}
+
+TEST(PoolParallelFor, OffsetAndEmptyRanges) {
+  kp::thread_pool p(2);
+  std::atomic<std::size_t> sum{0};
+  kp::parallel_for(p, 100, 200, [&](std::size_t i) { sum += i; });
+  EXPECT_EQ(sum.load(), 14950u);
+  kp::parallel_for(p, 5, 5, [&](std::size_t) { FAIL(); });
+  kp::parallel_for(p, 9, 3, [&](std::size_t) { FAIL(); });
+}
+
+TEST(PoolParallelFor, ChunksCoverTheRangeAndRespectGrain) {
+  kp::thread_pool p(3);
+  std::vector<std::atomic<int>> hits(5000);
+  std::atomic<std::size_t> max_len{0};
+  kp::parallel_for_chunks(
+      p, 0, hits.size(),
+      [&](std::size_t lo, std::size_t hi) {
+        std::size_t len = hi - lo, seen = max_len.load();
+        while (len > seen && !max_len.compare_exchange_weak(seen, len)) {
+        }
+        for (std::size_t i = lo; i < hi; ++i) hits[i]++;
+      },
+      33);
+  EXPECT_LE(max_len.load(), 33u);
+  for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+}
+
+TEST(PoolParallelFor, RethrowsAndStopsEarly) {
+  kp::thread_pool p(2);
+  std::atomic<std::size_t> done{0};
+  EXPECT_THROW(kp::parallel_for(
+                   p, 0, 1000000,
+                   [&](std::size_t i) {
+                     if (i == 10) throw std::out_of_range("ten");
+                     done++;
+                   },
+                   100),
+               std::out_of_range);
+  EXPECT_LT(done.load(), 1000000u - 1);
+  // The pool is fine afterwards.
+  std::atomic<int> n{0};
+  kp::parallel_for(p, 0, 100, [&](std::size_t) { n++; });
+  EXPECT_EQ(n.load(), 100);
+}
+
+TEST(PoolParallelFor, NestedInsideTasksAndWithOneWorker) {
+  kp::thread_pool p(1);
+  std::atomic<int> n{0};
+  kp::parallel_for(p, 0, 10, [&](std::size_t) { kp::parallel_for(p, 0, 10, [&](std::size_t) { n++; }, 1); }, 1);
+  EXPECT_EQ(n.load(), 100);
+}
+
+TEST(PoolParallelFor, RunsInlineOnAStoppedPool) {
+  kp::thread_pool p(2);
+  p.shutdown();
+  std::vector<int> v(1000, 0);
+  kp::parallel_for(p, 0, v.size(), [&](std::size_t i) { v[i] = 1; }, 10);
+  EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0), 1000);
+}
+
+TEST(PoolParallelReduce, SumsAndIsDeterministic) {
+  kp::thread_pool p(2);
+  std::vector<double> v(100003);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1.0 / static_cast<double>(i + 1);
+  auto map = [&](std::size_t lo, std::size_t hi, double acc) {
+    for (; lo < hi; ++lo) acc += v[lo];
+    return acc;
+  };
+  double a = kp::parallel_reduce(p, 0, v.size(), 0.0, map, std::plus<>{}, 1000);
+  double b = kp::parallel_reduce(p, 0, v.size(), 0.0, map, std::plus<>{}, 1000);
+  EXPECT_EQ(a, b);  // same chunks, same combination order
+  double serial = 0;
+  for (std::size_t k = 0; k < v.size(); k += 1000) serial += map(k, std::min(v.size(), k + 1000), 0.0);
+  EXPECT_EQ(a, serial);
+  EXPECT_EQ(kp::parallel_reduce(p, 3, 3, 42.0, map, std::plus<>{}), 42.0);
+  // Non-commutative reduce keeps left-to-right order.
+  std::string s = kp::parallel_reduce(
+      p, 0, 26, std::string(),
+      [](std::size_t lo, std::size_t hi, std::string acc) {
+        for (; lo < hi; ++lo) acc += static_cast<char>('a' + lo);
+        return acc;
+      },
+      [](std::string x, const std::string& y) { return x + y; }, 3);
+  EXPECT_EQ(s, "abcdefghijklmnopqrstuvwxyz");
+}

@@ -1,0 +1,218 @@
+// Priorities, cancellation tokens, pause/resume, hooks, thread names, statistics, idle CPU.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "keel/pool.h"
+
+namespace kp = keel::pool;
+using namespace std::chrono_literals;
+
+namespace {
+// Occupies every worker of `p` until release() (used to make tasks queue up).
+struct blocker {
+  explicit blocker(kp::thread_pool& p) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      p.detach([this] {
+        started++;
+        while (!go.load()) std::this_thread::yield();
+      });
+    }
+    while (started.load() < static_cast<int>(p.size())) std::this_thread::yield();
+  }
+  void release() { go = true; }
+  std::atomic<int> started{0};
+  std::atomic<bool> go{false};
+};
+}  // namespace
+
+TEST(PoolPriority, HighBeforeNormalBeforeLowFromOutside) {
+  kp::thread_pool p(1);
+  std::mutex mu;
+  std::vector<std::string> order;
+  auto rec = [&](std::string s) {
+    return [&, s] {
+      std::lock_guard<std::mutex> l(mu);
+      order.push_back(s);
+    };
+  };
+  blocker b(p);
+  std::vector<kp::future<void>> fs;
+  for (int i = 0; i < 3; ++i) fs.push_back(p.submit(kp::priority::low, rec("L" + std::to_string(i))));
+  for (int i = 0; i < 3; ++i) fs.push_back(p.submit(kp::priority::normal, rec("N" + std::to_string(i))));
+  for (int i = 0; i < 3; ++i) fs.push_back(p.submit(kp::priority::high, rec("H" + std::to_string(i))));
+  b.release();
+  for (auto& f : fs) f.get();
+  std::vector<std::string> want{"H0", "H1", "H2", "N0", "N1", "N2", "L0", "L1", "L2"};
+  EXPECT_EQ(order, want);
+}
+
+TEST(PoolPriority, HighJumpsAheadOfAWorkersOwnDeque) {
+  kp::thread_pool p(1);
+  std::mutex mu;
+  std::vector<std::string> order;
+  p.submit([&] {
+     for (int i = 0; i < 5; ++i) p.detach([&] {
+         std::lock_guard<std::mutex> l(mu);
+         order.push_back("N");
+       });
+     p.detach(kp::submit_options{kp::priority::high, {}}, [&] {
+       std::lock_guard<std::mutex> l(mu);
+       order.push_back("H");
+     });
+   }).get();
+  p.wait_idle();
+  ASSERT_EQ(order.size(), 6u);
+  EXPECT_EQ(order.front(), "H");
+}
+
+TEST(PoolCancel, QueuedTasksOfACancelledTokenAreSkipped) {
+  kp::thread_pool p(1);
+  kp::cancel_source src;
+  std::atomic<int> ran{0};
+  blocker b(p);
+  std::vector<kp::future<int>> fs;
+  for (int i = 0; i < 20; ++i) fs.push_back(p.submit(kp::submit_options{kp::priority::normal, src.token()}, [&] { return ++ran; }));
+  std::atomic<int> other{0};
+  auto unrelated = p.submit([&] { return ++other; });
+  p.detach(kp::submit_options{kp::priority::low, src.token()}, [&] { ran++; });
+  src.cancel();
+  EXPECT_TRUE(src.cancelled());
+  b.release();
+  for (auto& f : fs) {
+    EXPECT_EQ(f.status(), kp::errc::cancelled);
+    try {
+      f.get();
+      FAIL();
+    } catch (const kp::pool_error& e) {
+      EXPECT_EQ(e.code(), kp::errc::cancelled);
+    }
+  }
+  EXPECT_EQ(unrelated.get(), 1);
+  p.wait_idle();
+  EXPECT_EQ(ran.load(), 0);
+  EXPECT_GE(p.stats().cancelled, 21u);
+}
+
+TEST(PoolCancel, RunningTaskPollsItsToken) {
+  kp::thread_pool p(1);
+  kp::cancel_source src;
+  kp::cancel_token tok = src.token();
+  std::atomic<bool> started{false};
+  auto f = p.submit(kp::submit_options{kp::priority::normal, tok}, [&, tok] {
+    started = true;
+    int spins = 0;
+    while (!tok.cancelled()) {
+      std::this_thread::yield();
+      ++spins;
+    }
+    return spins >= 0;
+  });
+  while (!started.load()) std::this_thread::yield();
+  src.cancel();
+  EXPECT_TRUE(f.get());  // it started, so it ran to completion (cooperatively)
+}
+
+TEST(PoolCancel, DefaultTokenNeverCancels) {
+  kp::cancel_token t;
+  EXPECT_FALSE(t.cancelled());
+  EXPECT_FALSE(t.can_be_cancelled());
+  kp::cancel_source s;
+  kp::cancel_token u = s.token();
+  kp::cancel_token copy = u;
+  s.cancel();
+  s.cancel();
+  EXPECT_TRUE(u.cancelled() && copy.cancelled() && u.can_be_cancelled());
+}
+
+TEST(PoolPause, PausedPoolStartsNothingUntilResumed) {
+  kp::thread_pool p(2);
+  p.pause();
+  EXPECT_TRUE(p.paused());
+  std::atomic<int> ran{0};
+  std::vector<kp::future<void>> fs;
+  for (int i = 0; i < 10; ++i) fs.push_back(p.submit([&] { ran++; }));
+  std::this_thread::sleep_for(30ms);
+  EXPECT_EQ(ran.load(), 0);
+  EXPECT_FALSE(fs[0].ready());
+  p.resume();
+  EXPECT_FALSE(p.paused());
+  for (auto& f : fs) f.get();
+  EXPECT_EQ(ran.load(), 10);
+}
+
+TEST(PoolHooks, StartExitHooksAndThreadNames) {
+  std::atomic<int> starts{0}, exits{0};
+  std::mutex mu;
+  std::set<std::size_t> indices;
+  {
+    kp::pool_options o;
+    o.threads = 3;
+    o.name = "calc";
+    o.on_worker_start = [&](std::size_t i) {
+      std::lock_guard<std::mutex> l(mu);
+      indices.insert(i);
+      starts++;
+    };
+    o.on_worker_exit = [&](std::size_t) { exits++; };
+    kp::thread_pool p(o);
+    auto name = p.submit([] {
+                   char buf[32] = {};
+                   pthread_getname_np(pthread_self(), buf, sizeof buf);
+                   return std::string(buf);
+                 }).get();
+    EXPECT_EQ(name.rfind("calc-", 0), 0u) << name;
+    EXPECT_TRUE(p.submit([&] { return p.on_worker(); }).get());
+    EXPECT_FALSE(p.on_worker());
+  }
+  EXPECT_EQ(starts.load(), 3);
+  EXPECT_EQ(exits.load(), 3);
+  EXPECT_EQ(indices, (std::set<std::size_t>{0, 1, 2}));
+}
+
+TEST(PoolStats, CountsSubmittedExecutedStolenParked) {
+  kp::thread_pool p(2);
+  for (int i = 0; i < 10; ++i) p.submit([] {}).get();
+  // One worker queues slow tasks on its own deque; the other can only get them by stealing.
+  p.submit([&] {
+     for (int i = 0; i < 40; ++i) p.detach([] { std::this_thread::sleep_for(1ms); });
+   }).get();
+  p.wait_idle();
+  std::this_thread::sleep_for(20ms);  // longer than the spin phase: workers park
+  kp::pool_stats s = p.stats();
+  EXPECT_EQ(s.submitted, 51u);
+  EXPECT_EQ(s.executed, 51u);
+  EXPECT_EQ(s.cancelled, 0u);
+  EXPECT_GE(s.stolen, 1u);
+  EXPECT_GE(s.parked, 1u);
+}
+
+TEST(PoolIdle, IdlePoolUsesAlmostNoCpu) {
+  kp::thread_pool p(2);
+  p.submit([] {}).get();
+  std::this_thread::sleep_for(30ms);  // let the workers finish spinning and park
+  rusage a{}, b{};
+  getrusage(RUSAGE_SELF, &a);
+  std::this_thread::sleep_for(200ms);
+  getrusage(RUSAGE_SELF, &b);
+  auto us = [](const rusage& r) {
+    return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1000000L + r.ru_utime.tv_usec + r.ru_stime.tv_usec;
+  };
+  const long used = us(b) - us(a);
+  EXPECT_LT(used, 10000) << "an idle pool used " << used << " us of CPU in 200 ms";
+}
+
+TEST(PoolSize, DefaultIsTheAffinityMask) {
+  kp::thread_pool p;
+  EXPECT_EQ(p.size(), kp::thread_pool::default_threads());
+  EXPECT_GE(p.size(), 1u);
+  EXPECT_THROW(kp::thread_pool(100000), std::invalid_argument);
+}
