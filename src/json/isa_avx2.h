@@ -1,0 +1,56 @@
+// AVX2 block primitives (two 32-byte halves per 64-byte block). Compile with -mavx2 -mpclmul
+// -mbmi -mbmi2 -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "keel/json/options.h"
+
+namespace keel::json::detail {
+
+struct isa_avx2 {
+  static constexpr json::isa id = json::isa::avx2;
+  struct block {
+    __m256i lo, hi;
+  };
+  static block load(const std::uint8_t* p) noexcept {
+    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))};
+  }
+  static std::uint64_t bits(__m256i lo, __m256i hi) noexcept {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))) << 32);
+  }
+  static std::uint64_t eq(const block& b, std::uint8_t c) noexcept {
+    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
+    return bits(_mm256_cmpeq_epi8(b.lo, k), _mm256_cmpeq_epi8(b.hi, k));
+  }
+  static std::uint64_t control(const block& b) noexcept {
+    const __m256i k = _mm256_set1_epi8(0x1f);
+    return bits(_mm256_cmpeq_epi8(_mm256_min_epu8(b.lo, k), b.lo),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(b.hi, k), b.hi));
+  }
+  static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
+  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
+    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
+    const __m256i s = _mm256_set1_epi8(0x20);
+    return bits(_mm256_cmpeq_epi8(_mm256_or_si256(b.lo, s), k),
+                _mm256_cmpeq_epi8(_mm256_or_si256(b.hi, s), k));
+  }
+  static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+    const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
+    return static_cast<std::uint64_t>(
+        _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
+  }
+  static constexpr std::size_t kChunk = 32;
+  static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
+    return static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))));
+  }
+};
+
+}  // namespace keel::json::detail

@@ -1,0 +1,44 @@
+// AVX-512 (F + BW + VL) block primitives: one 64-byte register per block, compares straight
+// into mask registers. Compile with -mavx512f -mavx512bw -mavx512vl -mpclmul -mbmi -mbmi2
+// -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "keel/json/options.h"
+
+namespace keel::json::detail {
+
+struct isa_avx512 {
+  static constexpr json::isa id = json::isa::avx512;
+  struct block {
+    __m512i v;
+  };
+  static block load(const std::uint8_t* p) noexcept { return {_mm512_loadu_si512(p)}; }
+  static std::uint64_t eq(const block& b, std::uint8_t c) noexcept {
+    return _mm512_cmpeq_epi8_mask(b.v, _mm512_set1_epi8(static_cast<char>(c)));
+  }
+  static std::uint64_t control(const block& b) noexcept {
+    return _mm512_cmple_epu8_mask(b.v, _mm512_set1_epi8(0x1f));
+  }
+  static std::uint64_t high(const block& b) noexcept { return _mm512_movepi8_mask(b.v); }
+  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
+    return _mm512_cmpeq_epi8_mask(_mm512_or_si512(b.v, _mm512_set1_epi8(0x20)),
+                                  _mm512_set1_epi8(static_cast<char>(c)));
+  }
+  static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+    const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
+    return static_cast<std::uint64_t>(
+        _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
+  }
+  static constexpr std::size_t kChunk = 64;
+  static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    const __m512i v = _mm512_loadu_si512(src);
+    _mm512_storeu_si512(dst, v);
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+  }
+};
+
+}  // namespace keel::json::detail

@@ -1,0 +1,559 @@
+// The parser, written once over an ISA traits type I (isa_scalar.h, isa_avx2.h, isa_avx512.h)
+// and instantiated in parse_<isa>.cpp, each compiled with its own instruction-set flags.
+//
+// Stage 1 reads the input in 64-byte blocks and, with bit masks, finds every structural
+// character ({ } [ ] , : and both quotes of each string) and the first byte of every other token
+// outside strings; it validates UTF-8 and rejects unescaped control characters inside strings.
+// Stage 2 walks those positions with an explicit stack, checks the grammar and writes the DOM
+// nodes (docs/json-dom.md): numbers converted, strings unescaped into the string area.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include <fast_float/fast_float.h>
+
+#include "json/parse_state.h"
+#include "json/utf8.h"
+
+namespace keel::json::detail {
+namespace {
+
+// ---------------------------------------------------------------------------------- stage 1
+
+constexpr std::uint64_t kEvenBits = 0x5555555555555555ULL;
+constexpr std::uint64_t kOddBits = ~kEvenBits;
+
+// Appends base + position of every set bit of m. Writes in groups of 8 (room: kIndexSlack).
+inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
+  const int cnt = std::popcount(m);
+  std::uint32_t* o = out;
+  for (int k = 0; k < 8; ++k) {
+    o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+    m &= m - 1;
+  }
+  if (cnt > 8) {
+    for (int k = 8; k < 16; ++k) {
+      o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+      m &= m - 1;
+    }
+    for (int k = 16; k < cnt; ++k) {
+      o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+      m &= m - 1;
+    }
+  }
+  out = o + cnt;
+}
+
+template <class I>
+struct stage1 {
+  std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
+  std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
+  std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
+  std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
+  std::size_t last_quote = 0;
+
+  // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
+  std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
+    const std::uint64_t carried = prev_escaped;
+    bs &= ~carried;  // an escaped backslash neither starts nor continues a run
+    const std::uint64_t starts = bs & ~(bs << 1);
+    const std::uint64_t even_ends = (bs + (starts & kEvenBits)) & ~bs;
+    const std::uint64_t odd_ends = (bs + (starts & kOddBits)) & ~bs;
+    // A run starting on an even bit escapes the byte after it when it ends on an odd bit, etc.
+    const std::uint64_t escaped = (even_ends & kOddBits) | (odd_ends & kEvenBits) | carried;
+    prev_escaped = static_cast<std::uint64_t>(std::countl_one(bs) & 1);
+    return escaped;
+  }
+
+  // Returns false (and sets st.s1_*) on the first error in this block.
+  bool block(parse_state& st, const std::uint8_t* p, std::size_t base, std::uint32_t*& out) noexcept {
+    const typename I::block b = I::load(p);
+    const std::uint64_t bs = I::eq(b, '\\');
+    const std::uint64_t q = I::eq(b, '"');
+    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs) : 0;
+    const std::uint64_t quotes = q & ~escaped;
+    const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
+    prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+    const std::uint64_t ctrl = I::control(b);
+    if (const std::uint64_t bad = ctrl & in_string) [[unlikely]] {
+      return fail(st, error_code::control_character, base + std::countr_zero(bad));
+    }
+    const std::uint64_t ops = I::eq_or20(b, '{') | I::eq_or20(b, '}') | I::eq(b, ',') | I::eq(b, ':');
+    const std::uint64_t ws = I::eq(b, ' ') | I::eq(b, '\n') | I::eq(b, '\r') | I::eq(b, '\t');
+    const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
+    const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
+    prev_scalar = scalar >> 63;
+    if (quotes) last_quote = base + 63 - static_cast<std::size_t>(std::countl_zero(quotes));
+    if (!st.opt->allow_invalid_utf8) {
+      std::uint64_t hi = I::high(b);
+      if (hi) [[unlikely]] {
+        if (utf8_resume > base) hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+        const std::uint8_t* end = st.buf + st.len;
+        while (hi) {
+          const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
+          const std::size_t n = utf8_sequence(st.buf + pos, end);
+          if (n == 0) return fail(st, error_code::invalid_utf8, pos);
+          utf8_resume = pos + n;
+          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+        }
+      }
+    }
+    flatten(out, static_cast<std::uint32_t>(base), (ops & ~in_string) | quotes | starts);
+    return true;
+  }
+
+  static bool fail(parse_state& st, error_code c, std::size_t off) noexcept {
+    st.s1_error = c;
+    st.s1_offset = off;
+    return false;
+  }
+
+  // Fills st.idx / st.n_idx. Stage-1 errors stop the scan and drop the indices at or after them.
+  void run(parse_state& st) noexcept {
+    std::uint32_t* out = st.idx;
+    const std::size_t full = st.len & ~std::size_t{63};
+    bool ok = true;
+    std::size_t base = 0;
+    for (; base < full; base += 64) {
+      if (!block(st, st.buf + base, base, out)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && base < st.len) {
+      alignas(64) std::uint8_t tail[64];
+      std::memset(tail, ' ', 64);
+      std::memcpy(tail, st.buf + base, st.len - base);
+      ok = block(st, tail, base, out);
+    }
+    if (ok && prev_in_string) {
+      st.s1_error = error_code::unterminated_string;
+      st.s1_offset = last_quote;
+    }
+    std::size_t n = static_cast<std::size_t>(out - st.idx);
+    if (st.s1_error != error_code::ok) {
+      while (n > 0 && st.idx[n - 1] >= st.s1_offset) --n;
+    }
+    st.n_idx = n;
+  }
+};
+
+// ---------------------------------------------------------------------------------- stage 2
+
+// Bytes that may continue a bare token (anything but whitespace, structural characters, quotes).
+struct token_table {
+  bool t[256];
+  constexpr token_table() : t() {
+    for (int c = 0; c < 256; ++c) t[c] = true;
+    for (unsigned char c : {' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"'}) t[c] = false;
+  }
+};
+constexpr token_table kTokenChar{};
+
+inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
+
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+inline std::int32_t hex4(const std::uint8_t* p) noexcept {
+  std::int32_t v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const std::uint8_t c = p[k];
+    std::int32_t d;
+    if (is_digit(c)) d = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+    else return -1;
+    v = (v << 4) | d;
+  }
+  return v;
+}
+
+template <class I>
+struct stage2 {
+  parse_state& st;
+  const std::uint8_t* buf;
+  std::size_t len;
+  const std::uint32_t* idx;
+  std::size_t n;
+  node* nodes;
+  node* out;
+  std::uint8_t* sbase;
+  std::uint8_t* sout;
+
+  bool fail(error_code c, std::size_t off) noexcept {
+    st.code = c;
+    st.offset = off;
+    return false;
+  }
+
+  // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
+  bool string(std::size_t i) noexcept {
+    if (i + 1 >= n) return fail(error_code::unterminated_string, idx[i]);
+    const std::uint8_t* src = buf + idx[i] + 1;
+    const std::uint8_t* const end = buf + idx[i + 1];
+    const std::uint8_t* const buf_end = buf + len;
+    std::uint8_t* const start = sout;
+    std::uint8_t* dst = sout;
+    for (;;) {
+      if (src + I::kChunk <= buf_end) {
+        std::uint64_t m = I::copy_chunk(src, dst);
+        const std::size_t remain = static_cast<std::size_t>(end - src);
+        if (remain <= I::kChunk) {
+          if (remain < 64) m &= (1ULL << remain) - 1;
+          if (!m) {
+            dst += remain;
+            break;
+          }
+        } else if (!m) {
+          src += I::kChunk;
+          dst += I::kChunk;
+          continue;
+        }
+        const int b = std::countr_zero(m);
+        src += b;
+        dst += b;
+      } else {
+        while (src < end && *src != '\\') *dst++ = *src++;
+        if (src == end) break;
+      }
+      if (!escape(src, end, dst)) return false;
+      if (src == end) break;
+    }
+    const std::size_t length = static_cast<std::size_t>(dst - start);
+    *dst++ = 0;
+    out->tag = tag_of(type::string, length);
+    out->data = static_cast<std::uint64_t>(start - sbase);
+    ++out;
+    sout = dst;
+    return true;
+  }
+
+  // src points at a backslash inside [.., end).
+  bool escape(const std::uint8_t*& src, const std::uint8_t* end, std::uint8_t*& dst) noexcept {
+    const std::size_t at = static_cast<std::size_t>(src - buf);
+    switch (src[1]) {
+      case '"': *dst++ = '"'; break;
+      case '\\': *dst++ = '\\'; break;
+      case '/': *dst++ = '/'; break;
+      case 'b': *dst++ = '\b'; break;
+      case 'f': *dst++ = '\f'; break;
+      case 'n': *dst++ = '\n'; break;
+      case 'r': *dst++ = '\r'; break;
+      case 't': *dst++ = '\t'; break;
+      case 'u': {
+        if (end - src < 6) return fail(error_code::invalid_escape, at);
+        std::int32_t cp = hex4(src + 2);
+        if (cp < 0) return fail(error_code::invalid_escape, at);
+        if (cp >= 0xd800 && cp < 0xdc00) {
+          if (end - src < 12 || src[6] != '\\' || src[7] != 'u') return fail(error_code::invalid_surrogate, at);
+          const std::int32_t lo = hex4(src + 8);
+          if (lo < 0) return fail(error_code::invalid_escape, at + 6);
+          if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          src += 6;
+        } else if (cp >= 0xdc00 && cp < 0xe000) {
+          return fail(error_code::invalid_surrogate, at);
+        }
+        dst += utf8_encode(static_cast<std::uint32_t>(cp), dst);
+        src += 6;
+        return true;
+      }
+      default: return fail(error_code::invalid_escape, at);
+    }
+    src += 2;
+    return true;
+  }
+
+  // A bare token (number or literal) at p; tokens near the end of the input are copied first so
+  // that reads past the token always hit a terminator.
+  bool scalar(std::size_t i) noexcept {
+    const std::size_t off = idx[i];
+    if (len - off < 80) [[unlikely]] {
+      const std::size_t tl = len - off;
+      std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
+      std::memcpy(tmp, buf + off, tl);
+      std::memset(tmp + tl, ' ', 64);
+      return scalar_at(tmp, off, tl);
+    }
+    return scalar_at(buf + off, off, len - off);
+  }
+
+  bool literal(const std::uint8_t* p, std::size_t avail, const char* word, std::size_t wl) noexcept {
+    return avail >= wl && std::memcmp(p, word, wl) == 0 && (avail == wl || !kTokenChar.t[p[wl]]);
+  }
+
+  bool scalar_at(const std::uint8_t* p, std::size_t off, std::size_t avail) noexcept {
+    switch (*p) {
+      case 't':
+        if (!literal(p, avail, "true", 4)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::boolean, 0), 1};
+        return true;
+      case 'f':
+        if (!literal(p, avail, "false", 5)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::boolean, 0), 0};
+        return true;
+      case 'n':
+        if (!literal(p, avail, "null", 4)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::null, 0), 0};
+        return true;
+      case 'N':
+        if (!st.opt->allow_nan_inf || !literal(p, avail, "NaN", 3))
+          return fail(error_code::invalid_literal, off);
+        return put_double(std::numeric_limits<double>::quiet_NaN());
+      case 'I':
+        if (!st.opt->allow_nan_inf || !literal(p, avail, "Infinity", 8))
+          return fail(error_code::invalid_literal, off);
+        return put_double(std::numeric_limits<double>::infinity());
+      case '-':
+        if (p[1] == 'I') {
+          if (!st.opt->allow_nan_inf || !literal(p, avail, "-Infinity", 9))
+            return fail(error_code::invalid_literal, off);
+          return put_double(-std::numeric_limits<double>::infinity());
+        }
+        return number(p, off);
+      default:
+        if (is_digit(*p)) return number(p, off);
+        return fail(error_code::unexpected_character, off);
+    }
+  }
+
+  bool put_double(double d) noexcept {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    *out++ = {tag_of(type::double_, 0), bits};
+    return true;
+  }
+
+  // RFC 8259 number at p (terminated by a non-token byte within the readable range).
+  bool number(const std::uint8_t* const s, std::size_t off) noexcept {
+    const std::uint8_t* p = s;
+    const bool neg = *p == '-';
+    p += neg;
+    const std::uint8_t* const digits = p;
+    std::uint64_t m = 0;
+    if (*p == '0') {
+      ++p;
+    } else if (is_digit(*p)) {
+      while (is_digit(*p)) {
+        m = m * 10 + static_cast<std::uint64_t>(*p - '0');
+        ++p;
+      }
+    } else {
+      return fail(error_code::invalid_number, off);
+    }
+    const std::size_t int_digits = static_cast<std::size_t>(p - digits);
+    bool is_float = false;
+    std::size_t frac_digits = 0;
+    if (*p == '.') {
+      ++p;
+      const std::uint8_t* f = p;
+      if (!is_digit(*p)) return fail(error_code::invalid_number, off);
+      while (is_digit(*p)) {
+        m = m * 10 + static_cast<std::uint64_t>(*p - '0');
+        ++p;
+      }
+      frac_digits = static_cast<std::size_t>(p - f);
+      is_float = true;
+    }
+    std::int64_t exp = 0;
+    if ((*p | 0x20) == 'e') {
+      ++p;
+      bool eneg = false;
+      if (*p == '+' || *p == '-') {
+        eneg = *p == '-';
+        ++p;
+      }
+      if (!is_digit(*p)) return fail(error_code::invalid_number, off);
+      while (is_digit(*p)) {
+        if (exp < 100000000) exp = exp * 10 + (*p - '0');
+        ++p;
+      }
+      if (eneg) exp = -exp;
+      is_float = true;
+    }
+    if (kTokenChar.t[*p]) return fail(error_code::invalid_number, off);
+    const std::size_t total_digits = int_digits + frac_digits;
+    if (!is_float) {
+      if (int_digits <= 19) {
+        if (!neg) {
+          if (m <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            *out++ = {tag_of(type::int64, 0), m};
+          else
+            *out++ = {tag_of(type::uint64, 0), m};
+          return true;
+        }
+        if (m <= (1ULL << 63)) {
+          *out++ = {tag_of(type::int64, 0), ~m + 1};
+          return true;
+        }
+      } else if (int_digits == 20 && !neg) {
+        // Recompute with overflow checks: 20 digits may still fit uint64_t.
+        std::uint64_t v = 0;
+        bool over = false;
+        for (const std::uint8_t* d = digits; d < digits + 20; ++d) {
+          over |= __builtin_mul_overflow(v, 10u, &v);
+          over |= __builtin_add_overflow(v, static_cast<std::uint64_t>(*d - '0'), &v);
+        }
+        if (!over) {
+          *out++ = {tag_of(type::uint64, 0), v};
+          return true;
+        }
+      }
+      if (st.opt->big_integers_as_raw) {
+        const std::size_t tl = static_cast<std::size_t>(p - s);
+        std::memcpy(sout, s, tl);
+        *out++ = {tag_of(type::raw_number, tl), static_cast<std::uint64_t>(sout - sbase)};
+        sout[tl] = 0;
+        sout += tl + 1;
+        return true;
+      }
+    } else if (total_digits <= 19 && m <= (1ULL << 53)) {
+      // Exact: both the mantissa and the power of ten are representable (Clinger's fast path).
+      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
+      if (e10 >= -22 && e10 <= 22) {
+        double d = static_cast<double>(m);
+        d = e10 < 0 ? d / kPow10[-e10] : d * kPow10[e10];
+        return put_double(neg ? -d : d);
+      }
+    }
+    double d = 0;
+    const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s), reinterpret_cast<const char*>(p), d);
+    if (r.ptr != reinterpret_cast<const char*>(p)) return fail(error_code::invalid_number, off);
+    if (!std::isfinite(d)) return fail(error_code::number_out_of_range, off);
+    return put_double(d);
+  }
+
+  // The grammar over the structural indices.
+  bool run() noexcept {
+    const parse_options& opt = *st.opt;
+    const std::size_t max_depth = opt.max_depth;
+    // Nesting is bounded by the input too: each level needs an opening byte.
+    const std::size_t stack_cap = (max_depth < n ? max_depth : n) + 1;
+    std::uint64_t* const stack = st.stack(2 * stack_cap);
+    std::size_t depth = 0;
+    std::size_t i = 0;
+    auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
+
+    if (n == 0) return fail(error_code::empty_document, 0);
+  value:
+    switch (ch(i)) {
+      case '{':
+      case '[': {
+        if (depth >= max_depth) return fail(error_code::depth_exceeded, idx[i]);
+        const bool obj = buf[idx[i]] == '{';
+        stack[2 * depth] = (static_cast<std::uint64_t>(out - nodes) << 1) | obj;
+        stack[2 * depth + 1] = 0;
+        ++depth;
+        ++out;
+        ++i;
+        const std::uint8_t c = ch(i);
+        if (c == (obj ? '}' : ']')) {
+          ++i;
+          goto close;
+        }
+        if (obj) goto key;
+        goto value;
+      }
+      case '"':
+        if (!string(i)) return false;
+        i += 2;
+        goto after_value;
+      case 0:
+        if (i >= n) return fail(error_code::unexpected_end, len);
+        return fail(error_code::unexpected_character, idx[i]);
+      case ']':
+      case '}':
+      case ',':
+      case ':':
+        return fail(error_code::unexpected_character, idx[i]);
+      default:
+        if (!scalar(i)) return false;
+        ++i;
+        goto after_value;
+    }
+  key:
+    if (ch(i) != '"') return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+    if (!string(i)) return false;
+    i += 2;
+    if (ch(i) != ':') return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+    ++i;
+    goto value;
+  after_value:
+    if (depth == 0) goto done;
+    {
+      ++stack[2 * depth - 1];
+      const bool obj = stack[2 * depth - 2] & 1;
+      const std::uint8_t c = ch(i);
+      if (c == ',') {
+        ++i;
+        if (opt.allow_trailing_commas && ch(i) == (obj ? '}' : ']')) {
+          ++i;
+          goto close;
+        }
+        if (obj) goto key;
+        goto value;
+      }
+      if (c == (obj ? '}' : ']')) {
+        ++i;
+        goto close;
+      }
+      return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+    }
+  close: {
+    --depth;
+    const std::uint64_t f = stack[2 * depth];
+    node* const start = nodes + (f >> 1);
+    start->tag = tag_of((f & 1) ? type::object : type::array, stack[2 * depth + 1]);
+    start->data = static_cast<std::uint64_t>(out - start);
+    goto after_value;
+  }
+  done:
+    if (i < n) {
+      if (!opt.stop_after_first) return fail(error_code::trailing_content, idx[i]);
+      st.consumed = idx[i];
+    } else {
+      st.consumed = len;
+    }
+    if (opt.stop_after_first && i > 0) {
+      // End of the value: after its last token.
+      const std::size_t last = idx[i - 1];
+      const std::uint8_t c = buf[last];
+      std::size_t e = last + 1;
+      if (c != '}' && c != ']' && c != '"') {
+        while (e < len && kTokenChar.t[buf[e]]) ++e;
+      }
+      st.consumed = e;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+// Both stages; the result (or error) is left in st.
+template <class I>
+void parse_document(parse_state& st) noexcept {
+  stage1<I> s1;
+  s1.run(st);
+  node* nodes = st.nodes(st.n_idx + 1);
+  std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
+  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, nodes, nodes, strings, strings};
+  const bool ok = s2.run();
+  if (st.s1_error != error_code::ok) {
+    // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
+    // the first value was wanted) that value ended before it.
+    if (!ok ? st.offset >= st.s1_offset : !st.opt->stop_after_first) {
+      st.code = st.s1_error;
+      st.offset = st.s1_offset;
+      return;
+    }
+  }
+  if (!ok) return;
+  st.finish(static_cast<std::size_t>(s2.out - nodes), static_cast<std::size_t>(s2.sout - strings));
+}
+
+}  // namespace keel::json::detail
