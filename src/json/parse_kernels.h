@@ -192,7 +192,8 @@ struct stage2 {
 
   // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
   bool string(std::size_t i) noexcept {
-    if (i + 1 >= n) return fail(error_code::unterminated_string, idx[i]);
+    // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
+    if (i + 1 >= n) return fail(error_code::unexpected_end, len);
     const std::uint8_t* src = buf + idx[i] + 1;
     const std::uint8_t* const end = buf + idx[i + 1];
     const std::uint8_t* const buf_end = buf + len;
@@ -438,7 +439,7 @@ struct stage2 {
     std::size_t i = 0;
     auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
 
-    if (n == 0) return fail(error_code::empty_document, 0);
+    if (n == 0) return fail(error_code::empty_document, len);
   value:
     switch (ch(i)) {
       case '{':
