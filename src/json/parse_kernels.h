@@ -269,11 +269,12 @@ struct stage2 {
     return true;
   }
 
-  // A bare token (number or literal) at p; tokens near the end of the input are copied first so
-  // that reads past the token always hit a terminator.
+  // A bare token (number or literal) at idx[i]. Its readers run until a byte that cannot continue
+  // the token and may look up to 16 bytes ahead: a token that is the last one, or whose following
+  // structural byte is within 16 bytes of the end, is parsed from a padded copy.
   bool scalar(std::size_t i) noexcept {
     const std::size_t off = idx[i];
-    if (len - off < 80) [[unlikely]] {
+    if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
       const std::size_t tl = len - off;
       std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
       std::memcpy(tmp, buf + off, tl);

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("keel ") + KEEL_VERSION_STRING);
   app.require_subcommand(1);
   keel::tool::add_bench_command(app);
+  keel::tool::add_json_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
