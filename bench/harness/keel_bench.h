@@ -19,9 +19,9 @@ namespace keel::bench {
 
 struct record {
   std::string component;
-  std::string case_name;  // e.g. "parse/twitter.json"
-  std::string impl;       // "keel" or the peer's name, lower case
-  double median_ns = 0;   // per iteration (one operation, as the case defines it)
+  std::string case_name;    // e.g. "parse/twitter.json"
+  std::string impl;         // "keel" or the peer's name, lower case
+  double median_ns = 0;     // per iteration (one operation, as the case defines it)
   std::uint64_t bytes = 0;  // bytes processed per iteration (0: not a bandwidth case)
   std::uint64_t items = 0;  // items per iteration (0: not counted)
   long peak_rss_kb = 0;     // peak resident set while this impl ran (see docs/bench.md)
@@ -107,10 +107,11 @@ std::string to_html(const std::vector<component_result>& results, const std::str
 #define KEEL_BENCH_CAT2(a, b) a##b
 #define KEEL_BENCH_CAT(a, b) KEEL_BENCH_CAT2(a, b)
 // KEEL_BENCH_SUITE(component, "description") { s.add(...); }  — s: suite&, ctx: const context&
-#define KEEL_BENCH_SUITE(component, description)                                                  \
-  static void KEEL_BENCH_CAT(keel_bench_suite_, __LINE__)(::keel::bench::suite&,                  \
-                                                          const ::keel::bench::context&);         \
-  static const ::keel::bench::registration KEEL_BENCH_CAT(keel_bench_reg_, __LINE__)(             \
-      #component, description, &KEEL_BENCH_CAT(keel_bench_suite_, __LINE__));                     \
-  static void KEEL_BENCH_CAT(keel_bench_suite_, __LINE__)(                                        \
-      [[maybe_unused]] ::keel::bench::suite& s, [[maybe_unused]] const ::keel::bench::context& ctx)
+#define KEEL_BENCH_SUITE(component, description)                                          \
+  static void KEEL_BENCH_CAT(keel_bench_suite_, __LINE__)(::keel::bench::suite&,          \
+                                                          const ::keel::bench::context&); \
+  static const ::keel::bench::registration KEEL_BENCH_CAT(keel_bench_reg_, __LINE__)(     \
+      #component, description, &KEEL_BENCH_CAT(keel_bench_suite_, __LINE__));             \
+  static void KEEL_BENCH_CAT(keel_bench_suite_, __LINE__)(                                \
+      [[maybe_unused]] ::keel::bench::suite & s,                                          \
+      [[maybe_unused]] const ::keel::bench::context& ctx)

@@ -12,11 +12,20 @@ std::string esc(const std::string& s) {
   std::string out;
   for (char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -74,7 +83,9 @@ std::string to_html(const std::vector<component_result>& results, const std::str
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;"
       "text-align:right}td:first-child,td:nth-child(2){text-align:left}.l,.v{font:12px sans-serif;"
       "fill:#222}.bk{fill:#2a7ab0}.bp{fill:#e08a2c}.ref{stroke:#555;stroke-dasharray:4 3}"
-      ".note{color:#555}</style></head><body>\n<h1>" + esc(title) + "</h1>\n"
+      ".note{color:#555}</style></head><body>\n<h1>" +
+      esc(title) +
+      "</h1>\n"
       "<p>Ratios are peer median time / keel median time: above 1 means keel is faster. "
       "Medians over interleaved rounds in one process (allocators: one process each).</p>\n";
   for (const component_result& c : results) {

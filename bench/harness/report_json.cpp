@@ -12,11 +12,21 @@ void append_string(std::string& out, const std::string& s) {
   out += '"';
   for (unsigned char ch : s) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (ch < 0x20) {
           char buf[8];
@@ -46,10 +56,11 @@ std::string to_json(const std::vector<component_result>& results) {
       out += ", \"impl\": ";
       append_string(out, r.impl);
       char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    ", \"median_ns\": %.17g, \"bytes\": %llu, \"items\": %llu, \"peak_rss_kb\": %ld",
-                    r.median_ns, static_cast<unsigned long long>(r.bytes),
-                    static_cast<unsigned long long>(r.items), r.peak_rss_kb);
+      std::snprintf(
+          buf, sizeof buf,
+          ", \"median_ns\": %.17g, \"bytes\": %llu, \"items\": %llu, \"peak_rss_kb\": %ld",
+          r.median_ns, static_cast<unsigned long long>(r.bytes),
+          static_cast<unsigned long long>(r.items), r.peak_rss_kb);
       out += buf;
       if (!r.error.empty()) {
         out += ", \"error\": ";

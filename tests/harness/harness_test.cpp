@@ -17,19 +17,25 @@ int slow_runs = 0;
 }  // namespace
 
 KEEL_BENCH_SUITE(selftest, "harness self-test") {
-  s.add("spin/short", "keel", [](benchmark::State& st) {
-    for (auto _ : st) {
-      int x = 0;
-      for (int i = 0; i < 100; ++i) benchmark::DoNotOptimize(x += i);
-    }
-  }, 400);
-  s.add("spin/short", "peer", [](benchmark::State& st) {
-    ++slow_runs;
-    for (auto _ : st) {
-      int x = 0;
-      for (int i = 0; i < 1000; ++i) benchmark::DoNotOptimize(x += i);
-    }
-  }, 400);
+  s.add(
+      "spin/short", "keel",
+      [](benchmark::State& st) {
+        for (auto _ : st) {
+          int x = 0;
+          for (int i = 0; i < 100; ++i) benchmark::DoNotOptimize(x += i);
+        }
+      },
+      400);
+  s.add(
+      "spin/short", "peer",
+      [](benchmark::State& st) {
+        ++slow_runs;
+        for (auto _ : st) {
+          int x = 0;
+          for (int i = 0; i < 1000; ++i) benchmark::DoNotOptimize(x += i);
+        }
+      },
+      400);
   s.add("broken", "keel", [](benchmark::State& st) {
     st.SkipWithError("deliberate");
     for (auto _ : st) {
@@ -85,7 +91,8 @@ TEST(Harness, JsonRecordsHaveEveryField) {
   ASSERT_TRUE(doc.is_array());
   ASSERT_EQ(doc.size(), 4u);
   for (const auto& r : doc) {
-    for (const char* key : {"component", "case", "impl", "median_ns", "bytes", "items", "peak_rss_kb"}) {
+    for (const char* key :
+         {"component", "case", "impl", "median_ns", "bytes", "items", "peak_rss_kb"}) {
       EXPECT_TRUE(r.contains(key)) << key;
     }
   }

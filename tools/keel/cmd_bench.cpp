@@ -88,9 +88,8 @@ int run_bench(const bench_options& o) {
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    ok &= write_file(o.html_path,
-                     bench::to_html(results, std::string("keel bench, ") + date + ", keel " +
-                                                 KEEL_VERSION_STRING));
+    ok &= write_file(o.html_path, bench::to_html(results, std::string("keel bench, ") + date +
+                                                              ", keel " + KEEL_VERSION_STRING));
   }
   return ok ? 0 : 2;
 }
@@ -109,7 +108,8 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--min-time", opts->min_time, "Minimum seconds per measurement")
       ->check(CLI::Range(0.0, 60.0));
-  cmd->add_option("--corpus", opts->corpus, "Corpus directory (default: KEEL_CORPUS or ../shared/corpus)");
+  cmd->add_option("--corpus", opts->corpus,
+                  "Corpus directory (default: KEEL_CORPUS or ../shared/corpus)");
   cmd->callback([opts] { exit_status = run_bench(*opts); });
 }
 

@@ -7,7 +7,9 @@ int main(int argc, char** argv) {
   CLI::App app{"keel: JSON, allocator, thread pool, bincode and container tools and benchmarks"};
   app.set_version_flag("--version", std::string("keel ") + KEEL_VERSION_STRING);
   app.require_subcommand(1);
+#ifdef KEEL_WITH_BENCH
   keel::tool::add_bench_command(app);
+#endif
   keel::tool::add_json_command(app);
   try {
     app.parse(argc, argv);
