@@ -39,6 +39,20 @@ struct isa_avx2 {
     return bits(_mm256_cmpeq_epi8(_mm256_or_si256(b.lo, s), k),
                 _mm256_cmpeq_epi8(_mm256_or_si256(b.hi, s), k));
   }
+  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
+  static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
+    const __m256i ws_table = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0,
+                                              ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
+    const __m256i op_table = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0,
+                                              0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
+    const __m256i s = _mm256_set1_epi8(0x20);
+    ws = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.lo), b.lo),
+              _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.hi), b.hi));
+    const __m256i lo = _mm256_or_si256(b.lo, s), hi = _mm256_or_si256(b.hi, s);
+    ops = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, lo), lo),
+               _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, hi), hi));
+  }
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
     const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
     return static_cast<std::uint64_t>(

@@ -28,6 +28,20 @@ struct isa_avx512 {
     return _mm512_cmpeq_epi8_mask(_mm512_or_si512(b.v, _mm512_set1_epi8(0x20)),
                                   _mm512_set1_epi8(static_cast<char>(c)));
   }
+  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
+  static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
+    ws = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_load_si512(kWsTable), b.v), b.v);
+    const __m512i x = _mm512_or_si512(b.v, _mm512_set1_epi8(0x20));
+    ops = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_load_si512(kOpTable), x), x);
+  }
+  // The 16-entry tables, once per 128-bit lane.
+#define KEEL_JSON_LANE(...) __VA_ARGS__, __VA_ARGS__, __VA_ARGS__, __VA_ARGS__
+  alignas(64) static constexpr std::uint8_t kWsTable[64] = {
+      KEEL_JSON_LANE(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0)};
+  alignas(64) static constexpr std::uint8_t kOpTable[64] = {
+      KEEL_JSON_LANE(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0)};
+#undef KEEL_JSON_LANE
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
     const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
     return static_cast<std::uint64_t>(

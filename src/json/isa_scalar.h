@@ -51,6 +51,13 @@ struct isa_scalar {
     const std::uint64_t k = 0x0101010101010101ULL * c;
     return map(b, [k](std::uint64_t w) { return zero_bytes((w | 0x2020202020202020ULL) ^ k); });
   }
+  // Whitespace (space, \t, \n, \r) and structural operators: bytes whose value OR 0x20 is one of
+  // { } , : — that is { } [ ] , : and also the control bytes 0x0c and 0x1a, which are errors
+  // wherever they occur outside strings either way (every ISA classifies them alike).
+  static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
+    ws = eq(b, ' ') | eq(b, '\n') | eq(b, '\r') | eq(b, '\t');
+    ops = eq_or20(b, '{') | eq_or20(b, '}') | eq_or20(b, ',') | eq_or20(b, ':');
+  }
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
     x ^= x << 1;
     x ^= x << 2;

@@ -19,6 +19,8 @@
 #include "json/parse_state.h"
 #include "json/utf8.h"
 
+#define KEEL_JSON_INLINE inline __attribute__((always_inline))
+
 namespace keel::json::detail {
 namespace {
 
@@ -82,8 +84,8 @@ struct stage1 {
     if (const std::uint64_t bad = ctrl & in_string) [[unlikely]] {
       return fail(st, error_code::control_character, base + std::countr_zero(bad));
     }
-    const std::uint64_t ops = I::eq_or20(b, '{') | I::eq_or20(b, '}') | I::eq(b, ',') | I::eq(b, ':');
-    const std::uint64_t ws = I::eq(b, ' ') | I::eq(b, '\n') | I::eq(b, '\r') | I::eq(b, '\t');
+    std::uint64_t ops, ws;
+    I::classify(b, ws, ops);
     const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
     const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
     prev_scalar = scalar >> 63;
@@ -191,7 +193,7 @@ struct stage2 {
   }
 
   // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
-  bool string(std::size_t i) noexcept {
+  KEEL_JSON_INLINE bool string(std::size_t i) noexcept {
     // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
     if (i + 1 >= n) return fail(error_code::unexpected_end, len);
     const std::uint8_t* src = buf + idx[i] + 1;
@@ -272,7 +274,7 @@ struct stage2 {
   // A bare token (number or literal) at idx[i]. Its readers run until a byte that cannot continue
   // the token and may look up to 16 bytes ahead: a token that is the last one, or whose following
   // structural byte is within 16 bytes of the end, is parsed from a padded copy.
-  bool scalar(std::size_t i) noexcept {
+  KEEL_JSON_INLINE bool scalar(std::size_t i) noexcept {
     const std::size_t off = idx[i];
     if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
       const std::size_t tl = len - off;
@@ -288,7 +290,7 @@ struct stage2 {
     return avail >= wl && std::memcmp(p, word, wl) == 0 && (avail == wl || !kTokenChar.t[p[wl]]);
   }
 
-  bool scalar_at(const std::uint8_t* p, std::size_t off, std::size_t avail) noexcept {
+  KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off, std::size_t avail) noexcept {
     switch (*p) {
       case 't':
         if (!literal(p, avail, "true", 4)) return fail(error_code::invalid_literal, off);
@@ -323,41 +325,73 @@ struct stage2 {
     }
   }
 
-  bool put_double(double d) noexcept {
+  KEEL_JSON_INLINE bool put_double(double d) noexcept {
     std::uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
     *out++ = {tag_of(type::double_, 0), bits};
     return true;
   }
 
-  // RFC 8259 number at p (terminated by a non-token byte within the readable range).
-  bool number(const std::uint8_t* const s, std::size_t off) noexcept {
+  // Per byte of v (8 bytes of input): 0x33 where the byte is an ASCII digit. A carry out of a
+  // byte >= 0xfa only disturbs the bytes after it, which the callers ignore.
+  static std::uint64_t digit_marks(std::uint64_t v) noexcept {
+    return (v & 0xf0f0f0f0f0f0f0f0ULL) | (((v + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
+  }
+  // The value of eight ASCII digits (first digit in the lowest byte), by SWAR multiplies.
+  static std::uint32_t eight_value(std::uint64_t v) noexcept {
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8);
+    v = (((v & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
+         (((v >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >> 32;
+    return static_cast<std::uint32_t>(v);
+  }
+  // Digits at p accumulated into m (wrapping beyond 19 digits; callers check the count), eight
+  // at a time, then the last 0-7 in one step. Reads 8 bytes past the last digit at most.
+  KEEL_JSON_INLINE static const std::uint8_t* digits(const std::uint8_t* p, std::uint64_t& m) noexcept {
+    static constexpr std::uint32_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    for (;;) {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      const std::uint64_t other = digit_marks(v) ^ 0x3333333333333333ULL;
+      if (other == 0) {
+        m = m * 100000000 + eight_value(v);
+        p += 8;
+        continue;
+      }
+      const int k = std::countr_zero(other) >> 3;  // leading digits in v
+      if (k) {
+        // Keep the k digits as the high bytes, pad the low bytes with '0'.
+        const std::uint64_t w = (v << (64 - 8 * k)) | (0x3030303030303030ULL >> (8 * k));
+        m = m * kScale[k] + eight_value(w);
+        p += k;
+      }
+      return p;
+    }
+  }
+
+  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past
+  // the token are readable (see scalar()).
+  KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
     const std::uint8_t* p = s;
     const bool neg = *p == '-';
     p += neg;
-    const std::uint8_t* const digits = p;
+    const std::uint8_t* const int_start = p;
     std::uint64_t m = 0;
     if (*p == '0') {
       ++p;
     } else if (is_digit(*p)) {
-      while (is_digit(*p)) {
-        m = m * 10 + static_cast<std::uint64_t>(*p - '0');
-        ++p;
-      }
+      p = digits(p, m);
     } else {
       return fail(error_code::invalid_number, off);
     }
-    const std::size_t int_digits = static_cast<std::size_t>(p - digits);
+    const std::size_t int_digits = static_cast<std::size_t>(p - int_start);
     bool is_float = false;
     std::size_t frac_digits = 0;
     if (*p == '.') {
       ++p;
-      const std::uint8_t* f = p;
       if (!is_digit(*p)) return fail(error_code::invalid_number, off);
-      while (is_digit(*p)) {
-        m = m * 10 + static_cast<std::uint64_t>(*p - '0');
-        ++p;
-      }
+      const std::uint8_t* f = p;
+      p = digits(p, m);
       frac_digits = static_cast<std::size_t>(p - f);
       is_float = true;
     }
@@ -378,14 +412,10 @@ struct stage2 {
       is_float = true;
     }
     if (kTokenChar.t[*p]) return fail(error_code::invalid_number, off);
-    const std::size_t total_digits = int_digits + frac_digits;
     if (!is_float) {
       if (int_digits <= 19) {
         if (!neg) {
-          if (m <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            *out++ = {tag_of(type::int64, 0), m};
-          else
-            *out++ = {tag_of(type::uint64, 0), m};
+          *out++ = {tag_of(m <= static_cast<std::uint64_t>(INT64_MAX) ? type::int64 : type::uint64, 0), m};
           return true;
         }
         if (m <= (1ULL << 63)) {
@@ -396,7 +426,7 @@ struct stage2 {
         // Recompute with overflow checks: 20 digits may still fit uint64_t.
         std::uint64_t v = 0;
         bool over = false;
-        for (const std::uint8_t* d = digits; d < digits + 20; ++d) {
+        for (const std::uint8_t* d = int_start; d < int_start + 20; ++d) {
           over |= __builtin_mul_overflow(v, 10u, &v);
           over |= __builtin_add_overflow(v, static_cast<std::uint64_t>(*d - '0'), &v);
         }
@@ -413,13 +443,24 @@ struct stage2 {
         sout += tl + 1;
         return true;
       }
-    } else if (total_digits <= 19 && m <= (1ULL << 53)) {
-      // Exact: both the mantissa and the power of ten are representable (Clinger's fast path).
+    } else if (int_digits + frac_digits <= 19) {
+      // m holds every digit exactly: value = m * 10^e10.
       const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
-      if (e10 >= -22 && e10 <= 22) {
+      if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+        // Both m and the power of ten are exact doubles: one correctly rounded operation.
         double d = static_cast<double>(m);
         d = e10 < 0 ? d / kPow10[-e10] : d * kPow10[e10];
         return put_double(neg ? -d : d);
+      }
+      // Eisel-Lemire (fast_float's compute_float); power2 < 0 means it could not decide.
+      const fast_float::adjusted_mantissa am =
+          fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
+      if (am.power2 >= 0) {
+        if (am.power2 == fast_float::binary_format<double>::infinite_power())
+          return fail(error_code::number_out_of_range, off);
+        double d;
+        fast_float::to_float(neg, am, d);
+        return put_double(d);
       }
     }
     double d = 0;
