@@ -2,6 +2,7 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <emmintrin.h>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -14,12 +15,6 @@ namespace keel::json {
 namespace {
 
 using detail::node;
-
-constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
-
-// Bit 7 set in each zero byte of w.
-inline std::uint64_t zero_bytes(std::uint64_t w) noexcept { return ~(((w & kLow7) + kLow7) | w | kLow7); }
 
 class emitter {
  public:
@@ -58,50 +53,44 @@ class emitter {
     p_ += n;
   }
 
+  // Strings are scanned 16 bytes at a time (SSE2, part of x86-64). Reads may run up to 15 bytes
+  // past the string: every string in the string area is followed by its NUL and the area keeps
+  // kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked.
   error_code string(const char* s, std::size_t len) {
-    reserve(len * 6 + 2 + 8);
+    reserve(len * 6 + 2 + 32);
     *p_++ = '"';
-    std::uint64_t kSlash = o_.escape_slash ? kOnes * '/' : kOnes * '"';
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    const __m128i ctrl = _mm_set1_epi8(0x1f);
+    const __m128i slash = _mm_set1_epi8(o_.escape_slash ? '/' : '"');
     const bool high = o_.escape_unicode;
     std::size_t i = 0;
-    for (;;) {
-      while (i + 8 <= len) {
-        std::uint64_t w;
-        std::memcpy(&w, s + i, 8);
-        std::uint64_t m = zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\')) |
-                          zero_bytes(w & 0xe0e0e0e0e0e0e0e0ULL) | zero_bytes(w ^ kSlash);
-        if (high) m |= w & 0x8080808080808080ULL;
-        std::memcpy(p_, &w, 8);
-        if (!m) {
-          i += 8;
-          p_ += 8;
-          continue;
-        }
-        const std::size_t k = static_cast<std::size_t>(std::countr_zero(m)) / 8;
-        i += k;
-        p_ += k;
-        break;
+    while (i < len) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p_), v);
+      const __m128i special =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                       _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v), _mm_cmpeq_epi8(v, slash)));
+      unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+      if (high) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+      const std::size_t remain = len - i;
+      if (remain < 16) mask &= (1u << remain) - 1;
+      if (!mask) {
+        const std::size_t step = remain < 16 ? remain : 16;
+        i += step;
+        p_ += step;
+        continue;
       }
-      // Byte by byte until (and through) the next character that needs escaping.
-      while (i < len) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\' && !(c == '/' && o_.escape_slash) && !(c >= 0x80 && high)) {
-          *p_++ = static_cast<char>(c);
-          ++i;
-          continue;
-        }
-        const error_code e = escape(s, len, i);
-        if (e != error_code::ok) return e;
-        break;
-      }
-      if (i >= len) break;
+      const std::size_t k = static_cast<std::size_t>(std::countr_zero(mask));
+      i += k;
+      p_ += k;
+      if (const error_code e = escape(s, len, i); e != error_code::ok) return e;
     }
     *p_++ = '"';
     return error_code::ok;
   }
 
   error_code number(const node* n) {
-    reserve(32);
+    reserve(64);  // write_double's fixed-size stores
     switch (static_cast<type>(n->tag & 0xff)) {
       case type::int64: p_ = detail::write_i64(static_cast<std::int64_t>(n->data), p_); break;
       case type::uint64: p_ = detail::write_u64(n->data, p_); break;
