@@ -67,6 +67,9 @@ struct isa_scalar {
     x ^= x << 32;
     return x;
   }
+  // No vector UTF-8 check: stage 1 validates each non-ASCII sequence with utf8_sequence().
+  static constexpr bool kVectorUtf8 = false;
+
   // String copy: kChunk bytes from src to dst; returns one bit per byte that is a backslash.
   static constexpr std::size_t kChunk = 8;
   static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {

@@ -13,11 +13,13 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <fast_float/fast_float.h>
 
 #include "json/parse_state.h"
 #include "json/utf8.h"
+#include "json/utf8_check.h"
 
 #define KEEL_JSON_INLINE inline __attribute__((always_inline))
 
@@ -50,8 +52,12 @@ inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) no
   out = o + cnt;
 }
 
+struct no_utf8_check {};
+
 template <class I>
 struct stage1 {
+  // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
+  [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
   std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
   std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
@@ -80,32 +86,67 @@ struct stage1 {
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
-    const std::uint64_t ctrl = I::control(b);
-    if (const std::uint64_t bad = ctrl & in_string) [[unlikely]] {
-      return fail(st, error_code::control_character, base + std::countr_zero(bad));
-    }
+    const std::uint64_t bad_ctrl = I::control(b) & in_string;
     std::uint64_t ops, ws;
     I::classify(b, ws, ops);
     const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
     const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
     prev_scalar = scalar >> 63;
     if (quotes) last_quote = base + 63 - static_cast<std::size_t>(std::countl_zero(quotes));
+    // UTF-8 and control characters; when a block has both errors the earlier one is reported.
+    std::size_t bad_utf8 = kNone;
     if (!st.opt->allow_invalid_utf8) {
       std::uint64_t hi = I::high(b);
-      if (hi) [[unlikely]] {
+      if constexpr (I::kVectorUtf8) {
+        if (hi == 0) {
+          utf8.ascii();
+        } else {
+          for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+        }
+        if (I::any(utf8.error)) [[unlikely]] bad_utf8 = utf8_locate(st, base);
+      } else if (hi) {
         if (utf8_resume > base) hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
         const std::uint8_t* end = st.buf + st.len;
         while (hi) {
           const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
           const std::size_t n = utf8_sequence(st.buf + pos, end);
-          if (n == 0) return fail(st, error_code::invalid_utf8, pos);
+          if (n == 0) {
+            bad_utf8 = pos;
+            break;
+          }
           utf8_resume = pos + n;
           hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
         }
       }
     }
+    if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
+      const std::size_t at_ctrl = bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
+      if (at_ctrl < bad_utf8) return fail(st, error_code::control_character, at_ctrl);
+      return fail(st, error_code::invalid_utf8, bad_utf8);
+    }
     flatten(out, static_cast<std::uint32_t>(base), (ops & ~in_string) | quotes | starts);
     return true;
+  }
+
+  static constexpr std::size_t kNone = ~std::size_t{0};
+
+  // The vector check flagged the block at `base` (or an unfinished sequence before it): the
+  // first bad byte, found with the scalar validator starting in step at a lead byte in the block
+  // before (everything earlier passed).
+  static std::size_t utf8_locate(const parse_state& st, std::size_t base) noexcept {
+    std::size_t pos = base >= 64 ? base - 64 : 0;
+    for (int back = 0; pos > 0 && back < 3 && (st.buf[pos] & 0xc0) == 0x80; ++back) --pos;
+    const std::uint8_t* end = st.buf + st.len;
+    while (pos < st.len) {
+      if (st.buf[pos] < 0x80) {
+        ++pos;
+        continue;
+      }
+      const std::size_t n = utf8_sequence(st.buf + pos, end);
+      if (n == 0) return pos;
+      pos += n;
+    }
+    return base;  // not reached: the vector check found an error
   }
 
   static bool fail(parse_state& st, error_code c, std::size_t off) noexcept {
@@ -131,6 +172,13 @@ struct stage1 {
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
       ok = block(st, tail, base, out);
+    }
+    if constexpr (I::kVectorUtf8) {
+      // A sequence cut off by the end of the input (when no padded block followed it).
+      if (ok && !st.opt->allow_invalid_utf8) {
+        utf8.ascii();
+        if (I::any(utf8.error)) ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
+      }
     }
     if (ok && prev_in_string) {
       st.s1_error = error_code::unterminated_string;

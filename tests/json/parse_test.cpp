@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <random>
+#include <vector>
 #include <string>
 
 #include "keel/json.h"
@@ -292,6 +294,51 @@ TEST(ParseIsa, ForcedUnavailableOrAutomatic) {
     }
   }
   EXPECT_TRUE(isa_supported(default_isa()));
+}
+
+}  // namespace
+
+namespace {
+
+// The vector UTF-8 check (AVX2, AVX-512) and the scalar one agree on the verdict and the offset.
+TEST(Utf8Kernels, AgreeWithScalar) {
+  std::vector<isa> vector_isas;
+  for (isa k : {isa::avx2, isa::avx512}) {
+    if (isa_supported(k)) vector_isas.push_back(k);
+  }
+  if (vector_isas.empty()) GTEST_SKIP();
+  auto check = [&](const std::string& text) {
+    const auto ref = parse(text, parse_options{.isa = isa::scalar});
+    for (isa k : vector_isas) {
+      const auto r = parse(text, parse_options{.isa = k});
+      ASSERT_EQ(r.code(), ref.code()) << isa_name(k) << " " << ::testing::PrintToString(text);
+      ASSERT_EQ(r.err().offset, ref.err().offset) << isa_name(k) << " " << ::testing::PrintToString(text);
+    }
+  };
+  // Every two-byte pair after a lead-in that puts it at each position around a block boundary.
+  for (int a = 0x80; a < 0x100; ++a) {
+    for (int b = 0; b < 0x100; b += (b < 0x80 ? 0x1f : 1)) {
+      std::string t = "\"";
+      t.append(static_cast<std::size_t>(60 + (a + b) % 6), 'x');
+      t += static_cast<char>(a);
+      t += static_cast<char>(b);
+      t += "\"";
+      check(t);
+    }
+  }
+  // Random mixtures of interesting bytes and whole sequences.
+  static const char* pieces[] = {"a", "\x80", "\x8f", "\x90", "\x9f", "\xa0", "\xbf", "\xc0", "\xc1", "\xc2", "\xdf",
+                                 "\xe0", "\xe1", "\xed", "\xef", "\xf0", "\xf1", "\xf4", "\xf5", "\xff",
+                                 "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf"};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = "[\"";
+    t.append(rng() % 70, 'y');
+    const int n = static_cast<int>(rng() % 8);
+    for (int k = 0; k < n; ++k) t += pieces[rng() % std::size(pieces)];
+    t += rng() % 2 ? "\"]" : "";
+    check(t);
+  }
 }
 
 }  // namespace
