@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,19 @@ KEEL_BENCH_SUITE(json, "parse to DOM and minified write: keel vs yyjson, simdjso
             }
           },
           text->size());
+    // The same parser forced onto the other kernel sets (A/B of the ISA paths in one binary).
+    for (auto [which, name] : {std::pair{keel::json::isa::avx2, "keel-avx2"}, std::pair{keel::json::isa::scalar, "keel-scalar"}}) {
+      if (!keel::json::isa_supported(which) || which == keel::json::default_isa()) continue;
+      auto forced = std::make_shared<keel::json::parser>(keel::json::parse_options{.isa = which});
+      s.add("parse/" + file, name,
+            [text = text, forced](benchmark::State& st) {
+              for (auto _ : st) {
+                if (!forced->parse(*text)) st.SkipWithError("parse failed");
+                benchmark::ClobberMemory();
+              }
+            },
+            text->size());
+    }
     auto dst = std::make_shared<std::string>(text->size(), '\0');
     s.add("parse/" + file, "memcpy",
           [text = text, dst](benchmark::State& st) {

@@ -82,7 +82,7 @@ struct stage1 {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
-    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs) : 0;
+    const std::uint64_t escaped = escaped_bytes(bs);  // branch-free: backslash density varies
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
