@@ -62,7 +62,6 @@ struct stage1 {
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
   std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
   std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
-  std::size_t last_quote = 0;
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -92,7 +91,6 @@ struct stage1 {
     const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
     const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
     prev_scalar = scalar >> 63;
-    if (quotes) last_quote = base + 63 - static_cast<std::size_t>(std::countl_zero(quotes));
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
     if (!st.opt->allow_invalid_utf8) {
@@ -182,11 +180,14 @@ struct stage1 {
         if (I::any(utf8.error)) ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
       }
     }
-    if (ok && prev_in_string) {
-      st.s1_error = error_code::unterminated_string;
-      st.s1_offset = last_quote;
-    }
     std::size_t n = static_cast<std::size_t>(out - st.idx);
+    if (ok && prev_in_string) {
+      // The unterminated string starts at the last quote recorded.
+      std::size_t k = n;
+      while (k > 0 && st.buf[st.idx[k - 1]] != '"') --k;
+      st.s1_error = error_code::unterminated_string;
+      st.s1_offset = k > 0 ? st.idx[k - 1] : 0;
+    }
     if (st.s1_error != error_code::ok) {
       while (n > 0 && st.idx[n - 1] >= st.s1_offset) --n;
     }
@@ -518,7 +519,8 @@ struct stage2 {
     return put_double(d);
   }
 
-  // The grammar over the structural indices.
+  // The grammar over the structural indices. The innermost open container (its first node,
+  // kind and element count) lives in locals; the stack keeps the enclosing ones.
   bool run() noexcept {
     const parse_options& opt = *st.opt;
     const std::size_t max_depth = opt.max_depth;
@@ -527,7 +529,10 @@ struct stage2 {
     std::uint64_t* const stack = st.stack(2 * stack_cap);
     std::size_t depth = 0;
     std::size_t i = 0;
+    std::uint64_t cur_start = 0, cur_count = 0;
+    bool cur_obj = false;
     auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
+    auto bad = [&](std::size_t k) { return k >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[k]); };
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
@@ -535,18 +540,25 @@ struct stage2 {
       case '{':
       case '[': {
         if (depth >= max_depth) return fail(error_code::depth_exceeded, idx[i]);
-        const bool obj = buf[idx[i]] == '{';
-        stack[2 * depth] = (static_cast<std::uint64_t>(out - nodes) << 1) | obj;
-        stack[2 * depth + 1] = 0;
+        stack[2 * depth] = (cur_start << 1) | cur_obj;
+        stack[2 * depth + 1] = cur_count;
         ++depth;
+        cur_obj = buf[idx[i]] == '{';
+        cur_start = static_cast<std::uint64_t>(out - nodes);
+        cur_count = 0;
         ++out;
         ++i;
-        const std::uint8_t c = ch(i);
-        if (c == (obj ? '}' : ']')) {
+        if (cur_obj) {
+          if (ch(i) == '}') {
+            ++i;
+            goto close;
+          }
+          goto key;
+        }
+        if (ch(i) == ']') {
           ++i;
           goto close;
         }
-        if (obj) goto key;
         goto value;
       }
       case '"':
@@ -554,52 +566,57 @@ struct stage2 {
         i += 2;
         goto after_value;
       case 0:
-        if (i >= n) return fail(error_code::unexpected_end, len);
-        return fail(error_code::unexpected_character, idx[i]);
       case ']':
       case '}':
       case ',':
       case ':':
-        return fail(error_code::unexpected_character, idx[i]);
+        return bad(i);
       default:
         if (!scalar(i)) return false;
         ++i;
         goto after_value;
     }
   key:
-    if (ch(i) != '"') return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+    if (ch(i) != '"') return bad(i);
     if (!string(i)) return false;
     i += 2;
-    if (ch(i) != ':') return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+    if (ch(i) != ':') return bad(i);
     ++i;
     goto value;
   after_value:
     if (depth == 0) goto done;
-    {
-      ++stack[2 * depth - 1];
-      const bool obj = stack[2 * depth - 2] & 1;
-      const std::uint8_t c = ch(i);
+    ++cur_count;
+    if (cur_obj) {
+      const std::uint8_t c = ch(i++);
       if (c == ',') {
-        ++i;
-        if (opt.allow_trailing_commas && ch(i) == (obj ? '}' : ']')) {
+        if (opt.allow_trailing_commas && ch(i) == '}') {
           ++i;
           goto close;
         }
-        if (obj) goto key;
+        goto key;
+      }
+      if (c == '}') goto close;
+      return bad(i - 1);
+    } else {
+      const std::uint8_t c = ch(i++);
+      if (c == ',') {
+        if (opt.allow_trailing_commas && ch(i) == ']') {
+          ++i;
+          goto close;
+        }
         goto value;
       }
-      if (c == (obj ? '}' : ']')) {
-        ++i;
-        goto close;
-      }
-      return i >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[i]);
+      if (c == ']') goto close;
+      return bad(i - 1);
     }
   close: {
-    --depth;
-    const std::uint64_t f = stack[2 * depth];
-    node* const start = nodes + (f >> 1);
-    start->tag = tag_of((f & 1) ? type::object : type::array, stack[2 * depth + 1]);
+    node* const start = nodes + cur_start;
+    start->tag = tag_of(cur_obj ? type::object : type::array, cur_count);
     start->data = static_cast<std::uint64_t>(out - start);
+    --depth;
+    cur_start = stack[2 * depth] >> 1;
+    cur_obj = stack[2 * depth] & 1;
+    cur_count = stack[2 * depth + 1];
     goto after_value;
   }
   done:
