@@ -28,7 +28,10 @@ class emitter {
   const char* data() const noexcept { return buf_.get(); }
 
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - p_) >= n) return;
+    if (static_cast<std::size_t>(end_ - p_) >= n) [[likely]] return;
+    grow(n);
+  }
+  __attribute__((noinline)) void grow(std::size_t n) {
     const std::size_t used = size();
     std::size_t want = (cap_ + n) * 2;
     if (want < 4096) want = 4096;
@@ -56,7 +59,7 @@ class emitter {
   // Strings are scanned 16 bytes at a time (SSE2, part of x86-64). Reads may run up to 15 bytes
   // past the string: every string in the string area is followed by its NUL and the area keeps
   // kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked.
-  error_code string(const char* s, std::size_t len) {
+  __attribute__((always_inline)) error_code string(const char* s, std::size_t len) {
     reserve(len * 6 + 2 + 32);
     *p_++ = '"';
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
@@ -121,8 +124,8 @@ class emitter {
     char e[6] = {'\\', 'u', kHex[(u >> 12) & 15], kHex[(u >> 8) & 15], kHex[(u >> 4) & 15], kHex[u & 15]};
     put(e, 6);
   }
-  // Escapes the character at s[i] (advancing i past it).
-  error_code escape(const char* s, std::size_t len, std::size_t& i) noexcept {
+  // Escapes the character at s[i] (advancing i past it). Rare: kept out of line.
+  __attribute__((noinline)) error_code escape(const char* s, std::size_t len, std::size_t& i) noexcept {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': put("\\\"", 2); break;
