@@ -72,6 +72,19 @@ struct isa_avx512 {
     return _mm512_alignr_epi8(cur, _mm512_maskz_alignr_epi64(0xff, cur, prv, 6), 16 - N);
   }
 
+  // Structural positions as 32-bit offsets: one compress per 16 bits of the mask, no branch on
+  // the count. Stores whole 64-byte registers (room: kIndexSlack).
+  static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
+    __m512i pos = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                                   _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    for (int k = 0; k < 4; ++k) {
+      const auto part = static_cast<__mmask16>(m >> (16 * k));
+      _mm512_storeu_si512(out, _mm512_maskz_compress_epi32(part, pos));
+      out += __builtin_popcount(part);
+      pos = _mm512_add_epi32(pos, _mm512_set1_epi32(16));
+    }
+  }
+
   static constexpr std::size_t kChunk = 64;
   static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
     const __m512i v = _mm512_loadu_si512(src);

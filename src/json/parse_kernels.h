@@ -119,7 +119,12 @@ struct stage1 {
     }
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
-    flatten(out, static_cast<std::uint32_t>(base), (ops & ~in_string) | quotes | starts);
+    const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
+    if constexpr (requires(std::uint32_t*& o) { I::flatten(o, 0u, 0ull); }) {
+      I::flatten(out, static_cast<std::uint32_t>(base), structurals);  // the ISA's own (AVX-512 compress)
+    } else {
+      flatten(out, static_cast<std::uint32_t>(base), structurals);
+    }
     if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
       const std::size_t at_ctrl = bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
       if (at_ctrl < bad_utf8) return fail(st, error_code::control_character, at_ctrl);
