@@ -75,14 +75,21 @@ struct isa_avx512 {
   // Structural positions as 32-bit offsets: one compress per 16 bits of the mask, no branch on
   // the count. Stores whole 64-byte registers (room: kIndexSlack).
   static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
-    __m512i pos = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
-                                   _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    for (int k = 0; k < 4; ++k) {
-      const auto part = static_cast<__mmask16>(m >> (16 * k));
-      _mm512_storeu_si512(out, _mm512_maskz_compress_epi32(part, pos));
-      out += __builtin_popcount(part);
-      pos = _mm512_add_epi32(pos, _mm512_set1_epi32(16));
-    }
+    const __m512i pos = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    // The four store offsets are independent of one another (no chain through `out`).
+    const int c0 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffff));
+    const int c01 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffffffff));
+    const int c012 = __builtin_popcountll(m & 0xffffffffffffULL);
+    std::uint32_t* o = out;
+    _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), pos));
+    _mm512_storeu_si512(o + c0, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 16),
+                                                            _mm512_add_epi32(pos, _mm512_set1_epi32(16))));
+    _mm512_storeu_si512(o + c01, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 32),
+                                                             _mm512_add_epi32(pos, _mm512_set1_epi32(32))));
+    _mm512_storeu_si512(o + c012, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 48),
+                                                              _mm512_add_epi32(pos, _mm512_set1_epi32(48))));
+    out = o + __builtin_popcountll(m);
   }
 
   static constexpr std::size_t kChunk = 64;
