@@ -13,7 +13,8 @@
 namespace keel::bench::json_peers {
 namespace {
 
-constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseValidateEncodingFlag;
+constexpr unsigned kFlags =
+    rapidjson::kParseFullPrecisionFlag | rapidjson::kParseValidateEncodingFlag;
 
 class rapidjson_peer final : public peer {
  public:
@@ -44,6 +45,8 @@ class rapidjson_peer final : public peer {
 
 }  // namespace
 
-std::unique_ptr<peer> make_rapidjson(std::size_t max_input) { return std::make_unique<rapidjson_peer>(max_input); }
+std::unique_ptr<peer> make_rapidjson(std::size_t max_input) {
+  return std::make_unique<rapidjson_peer>(max_input);
+}
 
 }  // namespace keel::bench::json_peers

@@ -34,6 +34,8 @@ class simdjson_peer final : public peer {
 
 }  // namespace
 
-std::unique_ptr<peer> make_simdjson(std::size_t max_input) { return std::make_unique<simdjson_peer>(max_input); }
+std::unique_ptr<peer> make_simdjson(std::size_t max_input) {
+  return std::make_unique<simdjson_peer>(max_input);
+}
 
 }  // namespace keel::bench::json_peers

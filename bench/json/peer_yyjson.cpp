@@ -33,8 +33,8 @@ class yyjson_peer final : public peer {
   }
   std::size_t dom_bytes() override {
     // 16-byte values plus the padded copy of the input that holds the strings.
-    return doc_ ? yyjson_doc_get_val_count(doc_) * sizeof(yyjson_val) + yyjson_doc_get_read_size(doc_) +
-                      YYJSON_PADDING_SIZE
+    return doc_ ? yyjson_doc_get_val_count(doc_) * sizeof(yyjson_val) +
+                      yyjson_doc_get_read_size(doc_) + YYJSON_PADDING_SIZE
                 : 0;
   }
 
@@ -50,6 +50,8 @@ class yyjson_peer final : public peer {
 
 }  // namespace
 
-std::unique_ptr<peer> make_yyjson(std::size_t max_input) { return std::make_unique<yyjson_peer>(max_input); }
+std::unique_ptr<peer> make_yyjson(std::size_t max_input) {
+  return std::make_unique<yyjson_peer>(max_input);
+}
 
 }  // namespace keel::bench::json_peers

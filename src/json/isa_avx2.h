@@ -42,10 +42,12 @@ struct isa_avx2 {
   // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
-    const __m256i ws_table = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0,
-                                              ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
-    const __m256i op_table = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0,
-                                              0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
+    const __m256i ws_table =
+        _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0, ' ', 0, 0, 0, 0,
+                         0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
+    const __m256i op_table =
+        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0, 0, 0, 0, 0, 0, 0,
+                         0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
     const __m256i s = _mm256_set1_epi8(0x20);
     ws = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.lo), b.lo),
               _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.hi), b.hi));
@@ -68,8 +70,12 @@ struct isa_avx2 {
   static vec table(const std::uint8_t (&t)[16]) noexcept {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
   }
-  static vec lookup(vec table16, vec nibbles) noexcept { return _mm256_shuffle_epi8(table16, nibbles); }
-  static vec high_nibble(vec v) noexcept { return _mm256_and_si256(_mm256_srli_epi16(v, 4), splat(0x0f)); }
+  static vec lookup(vec table16, vec nibbles) noexcept {
+    return _mm256_shuffle_epi8(table16, nibbles);
+  }
+  static vec high_nibble(vec v) noexcept {
+    return _mm256_and_si256(_mm256_srli_epi16(v, 4), splat(0x0f));
+  }
   static vec low_nibble(vec v) noexcept { return _mm256_and_si256(v, splat(0x0f)); }
   static vec and_(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
   static vec or_(vec a, vec b) noexcept { return _mm256_or_si256(a, b); }

@@ -56,10 +56,15 @@ struct isa_avx512 {
   static vec splat(std::uint8_t c) noexcept { return _mm512_set1_epi8(static_cast<char>(c)); }
   static vec table(const std::uint8_t (&t)[16]) noexcept {
     // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
-    return _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+    return _mm512_maskz_broadcast_i32x4(0xffff,
+                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
   }
-  static vec lookup(vec table16, vec nibbles) noexcept { return _mm512_shuffle_epi8(table16, nibbles); }
-  static vec high_nibble(vec v) noexcept { return _mm512_and_si512(_mm512_srli_epi16(v, 4), splat(0x0f)); }
+  static vec lookup(vec table16, vec nibbles) noexcept {
+    return _mm512_shuffle_epi8(table16, nibbles);
+  }
+  static vec high_nibble(vec v) noexcept {
+    return _mm512_and_si512(_mm512_srli_epi16(v, 4), splat(0x0f));
+  }
   static vec low_nibble(vec v) noexcept { return _mm512_and_si512(v, splat(0x0f)); }
   static vec and_(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
   static vec or_(vec a, vec b) noexcept { return _mm512_or_si512(a, b); }
@@ -75,20 +80,24 @@ struct isa_avx512 {
   // Structural positions as 32-bit offsets: one compress per 16 bits of the mask, no branch on
   // the count. Stores whole 64-byte registers (room: kIndexSlack).
   static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
-    const __m512i pos = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
-                                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m512i pos =
+        _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     // The four store offsets are independent of one another (no chain through `out`).
     const int c0 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffff));
     const int c01 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffffffff));
     const int c012 = __builtin_popcountll(m & 0xffffffffffffULL);
     std::uint32_t* o = out;
     _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), pos));
-    _mm512_storeu_si512(o + c0, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 16),
-                                                            _mm512_add_epi32(pos, _mm512_set1_epi32(16))));
-    _mm512_storeu_si512(o + c01, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 32),
-                                                             _mm512_add_epi32(pos, _mm512_set1_epi32(32))));
-    _mm512_storeu_si512(o + c012, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 48),
-                                                              _mm512_add_epi32(pos, _mm512_set1_epi32(48))));
+    _mm512_storeu_si512(o + c0,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 16),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(16))));
+    _mm512_storeu_si512(o + c01,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 32),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(32))));
+    _mm512_storeu_si512(o + c012,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 48),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(48))));
     out = o + __builtin_popcountll(m);
   }
 

@@ -15,13 +15,18 @@ struct option_table {
 
   option_table() {
     __builtin_cpu_init();
-    if (isa_supported(isa::avx512)) best = isa::avx512;
-    else if (isa_supported(isa::avx2)) best = isa::avx2;
+    if (isa_supported(isa::avx512))
+      best = isa::avx512;
+    else if (isa_supported(isa::avx2))
+      best = isa::avx2;
     if (const char* v = std::getenv("KEEL_JSON_ISA")) {
       isa want = isa::automatic;
-      if (std::strcmp(v, "avx512") == 0) want = isa::avx512;
-      else if (std::strcmp(v, "avx2") == 0) want = isa::avx2;
-      else if (std::strcmp(v, "scalar") == 0) want = isa::scalar;
+      if (std::strcmp(v, "avx512") == 0)
+        want = isa::avx512;
+      else if (std::strcmp(v, "avx2") == 0)
+        want = isa::avx2;
+      else if (std::strcmp(v, "scalar") == 0)
+        want = isa::scalar;
       if (want != isa::automatic && isa_supported(want)) forced_isa = want;
     }
   }
@@ -41,7 +46,8 @@ isa env_isa() noexcept { return options().forced_isa; }
 bool isa_supported(isa which) noexcept {
   __builtin_cpu_init();
   switch (which) {
-    case isa::scalar: return true;
+    case isa::scalar:
+      return true;
     case isa::avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
              __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul") &&
@@ -49,7 +55,8 @@ bool isa_supported(isa which) noexcept {
     case isa::avx512:
       return isa_supported(isa::avx2) && __builtin_cpu_supports("avx512f") &&
              __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -60,10 +67,14 @@ isa default_isa() noexcept {
 
 const char* isa_name(isa which) noexcept {
   switch (which) {
-    case isa::scalar: return "scalar";
-    case isa::avx2: return "avx2";
-    case isa::avx512: return "avx512";
-    default: return "automatic";
+    case isa::scalar:
+      return "scalar";
+    case isa::avx2:
+      return "avx2";
+    case isa::avx512:
+      return "avx512";
+    default:
+      return "automatic";
   }
 }
 

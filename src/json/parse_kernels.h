@@ -77,7 +77,8 @@ struct stage1 {
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
-  bool block(parse_state& st, const std::uint8_t* p, std::size_t base, std::uint32_t*& out) noexcept {
+  bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
+             std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -101,9 +102,11 @@ struct stage1 {
         } else {
           for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
         }
-        if (I::any(utf8.error)) [[unlikely]] bad_utf8 = utf8_locate(st, base);
+        if (I::any(utf8.error)) [[unlikely]]
+          bad_utf8 = utf8_locate(st, base);
       } else if (hi) {
-        if (utf8_resume > base) hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+        if (utf8_resume > base)
+          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
         const std::uint8_t* end = st.buf + st.len;
         while (hi) {
           const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
@@ -120,13 +123,15 @@ struct stage1 {
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
-    if constexpr (requires(std::uint32_t*& o) { I::flatten(o, 0u, 0ull); }) {
-      I::flatten(out, static_cast<std::uint32_t>(base), structurals);  // the ISA's own (AVX-512 compress)
+    if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
+      I::flatten(out, static_cast<std::uint32_t>(base),
+                 structurals);  // the ISA's own (AVX-512 compress)
     } else {
       flatten(out, static_cast<std::uint32_t>(base), structurals);
     }
     if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
-      const std::size_t at_ctrl = bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
+      const std::size_t at_ctrl =
+          bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
       if (at_ctrl < bad_utf8) return fail(st, error_code::control_character, at_ctrl);
       return fail(st, error_code::invalid_utf8, bad_utf8);
     }
@@ -182,7 +187,8 @@ struct stage1 {
       // A sequence cut off by the end of the input (when no padded block followed it).
       if (ok && !st.opt->allow_invalid_utf8) {
         utf8.ascii();
-        if (I::any(utf8.error)) ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
+        if (I::any(utf8.error))
+          ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
       }
     }
     std::size_t n = static_cast<std::size_t>(out - st.idx);
@@ -222,9 +228,12 @@ inline std::int32_t hex4(const std::uint8_t* p) noexcept {
   for (int k = 0; k < 4; ++k) {
     const std::uint8_t c = p[k];
     std::int32_t d;
-    if (is_digit(c)) d = c - '0';
-    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-    else return -1;
+    if (is_digit(c))
+      d = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+      d = (c | 0x20) - 'a' + 10;
+    else
+      return -1;
     v = (v << 4) | d;
   }
   return v;
@@ -295,20 +304,37 @@ struct stage2 {
   bool escape(const std::uint8_t*& src, const std::uint8_t* end, std::uint8_t*& dst) noexcept {
     const std::size_t at = static_cast<std::size_t>(src - buf);
     switch (src[1]) {
-      case '"': *dst++ = '"'; break;
-      case '\\': *dst++ = '\\'; break;
-      case '/': *dst++ = '/'; break;
-      case 'b': *dst++ = '\b'; break;
-      case 'f': *dst++ = '\f'; break;
-      case 'n': *dst++ = '\n'; break;
-      case 'r': *dst++ = '\r'; break;
-      case 't': *dst++ = '\t'; break;
+      case '"':
+        *dst++ = '"';
+        break;
+      case '\\':
+        *dst++ = '\\';
+        break;
+      case '/':
+        *dst++ = '/';
+        break;
+      case 'b':
+        *dst++ = '\b';
+        break;
+      case 'f':
+        *dst++ = '\f';
+        break;
+      case 'n':
+        *dst++ = '\n';
+        break;
+      case 'r':
+        *dst++ = '\r';
+        break;
+      case 't':
+        *dst++ = '\t';
+        break;
       case 'u': {
         if (end - src < 6) return fail(error_code::invalid_escape, at);
         std::int32_t cp = hex4(src + 2);
         if (cp < 0) return fail(error_code::invalid_escape, at);
         if (cp >= 0xd800 && cp < 0xdc00) {
-          if (end - src < 12 || src[6] != '\\' || src[7] != 'u') return fail(error_code::invalid_surrogate, at);
+          if (end - src < 12 || src[6] != '\\' || src[7] != 'u')
+            return fail(error_code::invalid_surrogate, at);
           const std::int32_t lo = hex4(src + 8);
           if (lo < 0) return fail(error_code::invalid_escape, at + 6);
           if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
@@ -321,7 +347,8 @@ struct stage2 {
         src += 6;
         return true;
       }
-      default: return fail(error_code::invalid_escape, at);
+      default:
+        return fail(error_code::invalid_escape, at);
     }
     src += 2;
     return true;
@@ -342,11 +369,13 @@ struct stage2 {
     return scalar_at(buf + off, off, len - off);
   }
 
-  bool literal(const std::uint8_t* p, std::size_t avail, const char* word, std::size_t wl) noexcept {
+  bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
+               std::size_t wl) noexcept {
     return avail >= wl && std::memcmp(p, word, wl) == 0 && (avail == wl || !kTokenChar.t[p[wl]]);
   }
 
-  KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off, std::size_t avail) noexcept {
+  KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off,
+                                  std::size_t avail) noexcept {
     // Numbers first, with one branch for both signs (a switch would mispredict on '-' vs digit).
     if (is_digit(*p) | ((*p == '-') & (p[1] != 'I'))) return number(p, off);
     switch (*p) {
@@ -389,19 +418,22 @@ struct stage2 {
   // Per byte of v (8 bytes of input): 0x33 where the byte is an ASCII digit. A carry out of a
   // byte >= 0xfa only disturbs the bytes after it, which the callers ignore.
   static std::uint64_t digit_marks(std::uint64_t v) noexcept {
-    return (v & 0xf0f0f0f0f0f0f0f0ULL) | (((v + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
+    return (v & 0xf0f0f0f0f0f0f0f0ULL) |
+           (((v + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
   }
   // The value of eight ASCII digits (first digit in the lowest byte), by SWAR multiplies.
   static std::uint32_t eight_value(std::uint64_t v) noexcept {
     v -= 0x3030303030303030ULL;
     v = v * 10 + (v >> 8);
     v = (((v & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
-         (((v >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >> 32;
+         (((v >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
+        32;
     return static_cast<std::uint32_t>(v);
   }
   // Digits at p accumulated into m (wrapping beyond 19 digits; callers check the count), eight
   // at a time, then the last 0-7 in one step. Reads 8 bytes past the last digit at most.
-  KEEL_JSON_INLINE static const std::uint8_t* digits(const std::uint8_t* p, std::uint64_t& m) noexcept {
+  KEEL_JSON_INLINE static const std::uint8_t* digits(const std::uint8_t* p,
+                                                     std::uint64_t& m) noexcept {
     static constexpr std::uint32_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     for (;;) {
       std::uint64_t v;
@@ -469,7 +501,9 @@ struct stage2 {
     if (!is_float) {
       if (int_digits <= 19) {
         if (!neg) {
-          *out++ = {tag_of(m <= static_cast<std::uint64_t>(INT64_MAX) ? type::int64 : type::uint64, 0), m};
+          *out++ = {
+              tag_of(m <= static_cast<std::uint64_t>(INT64_MAX) ? type::int64 : type::uint64, 0),
+              m};
           return true;
         }
         if (m <= (1ULL << 63)) {
@@ -518,7 +552,8 @@ struct stage2 {
       }
     }
     double d = 0;
-    const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s), reinterpret_cast<const char*>(p), d);
+    const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
+                                          reinterpret_cast<const char*>(p), d);
     if (r.ptr != reinterpret_cast<const char*>(p)) return fail(error_code::invalid_number, off);
     if (!std::isfinite(d)) return fail(error_code::number_out_of_range, off);
     return put_double(d);
@@ -537,7 +572,10 @@ struct stage2 {
     std::uint64_t cur_start = 0, cur_count = 0;
     bool cur_obj = false;
     auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
-    auto bad = [&](std::size_t k) { return k >= n ? fail(error_code::unexpected_end, len) : fail(error_code::unexpected_character, idx[k]); };
+    auto bad = [&](std::size_t k) {
+      return k >= n ? fail(error_code::unexpected_end, len)
+                    : fail(error_code::unexpected_character, idx[k]);
+    };
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
@@ -614,7 +652,7 @@ struct stage2 {
       if (c == ']') goto close;
       return bad(i - 1);
     }
-  close: {
+  close : {
     node* const start = nodes + cur_start;
     start->tag = tag_of(cur_obj ? type::object : type::array, cur_count);
     start->data = static_cast<std::uint64_t>(out - start);

@@ -22,9 +22,12 @@ T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) {
 
 kernel_fn kernel_for(isa which) {
   switch (which) {
-    case isa::avx512: return parse_avx512;
-    case isa::avx2: return parse_avx2;
-    default: return parse_scalar;
+    case isa::avx512:
+      return parse_avx512;
+    case isa::avx2:
+      return parse_avx2;
+    default:
+      return parse_scalar;
   }
 }
 
@@ -83,8 +86,12 @@ error located(const std::uint8_t* data, std::size_t size, error_code code, std::
 
 node* parse_state::nodes(std::size_t n) { return grow(doc->nodes_, doc->node_capacity_, n); }
 char* parse_state::strings(std::size_t n) { return grow(doc->strings_, doc->string_capacity_, n); }
-std::uint64_t* parse_state::stack(std::size_t n) { return grow(owner->stack_, owner->stack_capacity_, n); }
-char* parse_state::scratch(std::size_t n) { return grow(owner->scratch_, owner->scratch_capacity_, n); }
+std::uint64_t* parse_state::stack(std::size_t n) {
+  return grow(owner->stack_, owner->stack_capacity_, n);
+}
+char* parse_state::scratch(std::size_t n) {
+  return grow(owner->scratch_, owner->scratch_capacity_, n);
+}
 void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexcept {
   doc->node_count_ = node_count;
   doc->string_bytes_ = string_bytes;
@@ -111,12 +118,13 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
     st.owner = this;
     st.doc = &doc;
     std::size_t skip = 0;
-    if (options_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf) skip = 3;
+    if (options_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf)
+      skip = 3;
     st.buf = bytes + skip;
     st.len = size - skip;
     if (options_.allow_comments && std::memchr(st.buf, '/', st.len)) {
-      auto* copy = reinterpret_cast<std::uint8_t*>(
-          detail::grow(scratch_, scratch_capacity_, st.len + 1));
+      auto* copy =
+          reinterpret_cast<std::uint8_t*>(detail::grow(scratch_, scratch_capacity_, st.len + 1));
       const std::size_t bad = detail::strip_comments(st.buf, st.len, copy);
       if (bad != std::numeric_limits<std::size_t>::max())
         return detail::located(bytes, size, error_code::unterminated_comment, bad + skip);

@@ -33,8 +33,10 @@ inline std::size_t utf8_sequence(const std::uint8_t* p, const std::uint8_t* end)
 // Decodes the valid sequence of length n at p.
 inline std::uint32_t utf8_decode(const std::uint8_t* p, std::size_t n) noexcept {
   switch (n) {
-    case 2: return (std::uint32_t(p[0] & 0x1f) << 6) | (p[1] & 0x3f);
-    case 3: return (std::uint32_t(p[0] & 0x0f) << 12) | (std::uint32_t(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
+    case 2:
+      return (std::uint32_t(p[0] & 0x1f) << 6) | (p[1] & 0x3f);
+    case 3:
+      return (std::uint32_t(p[0] & 0x0f) << 12) | (std::uint32_t(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
     default:
       return (std::uint32_t(p[0] & 0x07) << 18) | (std::uint32_t(p[1] & 0x3f) << 12) |
              (std::uint32_t(p[2] & 0x3f) << 6) | (p[3] & 0x3f);

@@ -61,8 +61,8 @@ result<value> value::at_pointer(std::string_view pointer) const noexcept {
     std::size_t pos = 1;
     for (;;) {
       const std::size_t slash = pointer.find('/', pos);
-      const std::string_view tok =
-          pointer.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+      const std::string_view tok = pointer.substr(
+          pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
       if (!unescape_token(tok, key)) return error_code::invalid_pointer;
       if (cur.is_object()) {
         auto r = cur.find(key);
@@ -70,7 +70,8 @@ result<value> value::at_pointer(std::string_view pointer) const noexcept {
         cur = *r;
       } else if (cur.is_array()) {
         std::size_t i = 0;
-        if (!array_index(key, i)) return key == "-" ? error_code::not_found : error_code::invalid_pointer;
+        if (!array_index(key, i))
+          return key == "-" ? error_code::not_found : error_code::invalid_pointer;
         auto r = cur.at(i);
         if (!r) return r;
         cur = *r;
@@ -90,10 +91,12 @@ bool value::equals(const value& o) const noexcept {
   if (n_ == nullptr || o.n_ == nullptr) return n_ == o.n_;
   if (type() != o.type()) return false;
   switch (type()) {
-    case json::type::null: return true;
+    case json::type::null:
+      return true;
     case json::type::boolean:
     case json::type::int64:
-    case json::type::uint64: return n_->data == o.n_->data;
+    case json::type::uint64:
+      return n_->data == o.n_->data;
     case json::type::double_: {
       double a, b;
       std::memcpy(&a, &n_->data, sizeof a);
@@ -101,7 +104,8 @@ bool value::equals(const value& o) const noexcept {
       return a == b || (a != a && b != b);  // NaN (allow_nan_inf) equals NaN here
     }
     case json::type::string:
-    case json::type::raw_number: return raw_string() == o.raw_string();
+    case json::type::raw_number:
+      return raw_string() == o.raw_string();
     case json::type::array: {
       if (sized() != o.sized()) return false;
       auto b = o.elements().begin();

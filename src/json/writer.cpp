@@ -1,8 +1,8 @@
 // The writer: walks the node array in document order with an explicit stack of open containers.
-#include <bit>
-#include <cstdint>
-#include <cmath>
 #include <emmintrin.h>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -28,7 +28,8 @@ class emitter {
   const char* data() const noexcept { return buf_.get(); }
 
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - p_) >= n) [[likely]] return;
+    if (static_cast<std::size_t>(end_ - p_) >= n) [[likely]]
+      return;
     grow(n);
   }
   __attribute__((noinline)) void grow(std::size_t n) {
@@ -70,9 +71,9 @@ class emitter {
     while (i < len) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p_), v);
-      const __m128i special =
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                       _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v), _mm_cmpeq_epi8(v, slash)));
+      const __m128i special = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+          _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v), _mm_cmpeq_epi8(v, slash)));
       unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
       if (high) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
       const std::size_t remain = len - i;
@@ -95,19 +96,29 @@ class emitter {
   error_code number(const node* n) {
     reserve(64);  // write_double's fixed-size stores
     switch (static_cast<type>(n->tag & 0xff)) {
-      case type::int64: p_ = detail::write_i64(static_cast<std::int64_t>(n->data), p_); break;
-      case type::uint64: p_ = detail::write_u64(n->data, p_); break;
+      case type::int64:
+        p_ = detail::write_i64(static_cast<std::int64_t>(n->data), p_);
+        break;
+      case type::uint64:
+        p_ = detail::write_u64(n->data, p_);
+        break;
       default: {
         double d;
         std::memcpy(&d, &n->data, sizeof d);
         if (!std::isfinite(d)) {
           switch (o_.nonfinite) {
-            case nonfinite_policy::error: return error_code::nonfinite_number;
-            case nonfinite_policy::null: put("null", 4); break;
+            case nonfinite_policy::error:
+              return error_code::nonfinite_number;
+            case nonfinite_policy::null:
+              put("null", 4);
+              break;
             case nonfinite_policy::literal:
-              if (d != d) put("NaN", 3);
-              else if (d > 0) put("Infinity", 8);
-              else put("-Infinity", 9);
+              if (d != d)
+                put("NaN", 3);
+              else if (d > 0)
+                put("Infinity", 8);
+              else
+                put("-Infinity", 9);
               break;
           }
           break;
@@ -121,21 +132,39 @@ class emitter {
  private:
   void hex_escape(std::uint32_t u) noexcept {
     static constexpr char kHex[] = "0123456789abcdef";
-    char e[6] = {'\\', 'u', kHex[(u >> 12) & 15], kHex[(u >> 8) & 15], kHex[(u >> 4) & 15], kHex[u & 15]};
+    char e[6] = {'\\',        'u', kHex[(u >> 12) & 15], kHex[(u >> 8) & 15], kHex[(u >> 4) & 15],
+                 kHex[u & 15]};
     put(e, 6);
   }
   // Escapes the character at s[i] (advancing i past it). Rare: kept out of line.
-  __attribute__((noinline)) error_code escape(const char* s, std::size_t len, std::size_t& i) noexcept {
+  __attribute__((noinline)) error_code escape(const char* s, std::size_t len,
+                                              std::size_t& i) noexcept {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '"': put("\\\"", 2); break;
-      case '\\': put("\\\\", 2); break;
-      case '/': put("\\/", 2); break;
-      case '\b': put("\\b", 2); break;
-      case '\f': put("\\f", 2); break;
-      case '\n': put("\\n", 2); break;
-      case '\r': put("\\r", 2); break;
-      case '\t': put("\\t", 2); break;
+      case '"':
+        put("\\\"", 2);
+        break;
+      case '\\':
+        put("\\\\", 2);
+        break;
+      case '/':
+        put("\\/", 2);
+        break;
+      case '\b':
+        put("\\b", 2);
+        break;
+      case '\f':
+        put("\\f", 2);
+        break;
+      case '\n':
+        put("\\n", 2);
+        break;
+      case '\r':
+        put("\\r", 2);
+        break;
+      case '\t':
+        put("\\t", 2);
+        break;
       default:
         if (c < 0x20) {
           hex_escape(c);
@@ -192,15 +221,19 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
         return error_code::ok;
       case type::boolean:
         em.reserve(5);
-        if (x->data) em.put("true", 4);
-        else em.put("false", 5);
+        if (x->data)
+          em.put("true", 4);
+        else
+          em.put("false", 5);
         return error_code::ok;
-      case type::string: return em.string(strings + x->data, x->tag >> 8);
+      case type::string:
+        return em.string(strings + x->data, x->tag >> 8);
       case type::raw_number:
         em.reserve(x->tag >> 8);
         em.put(strings + x->data, x->tag >> 8);
         return error_code::ok;
-      default: return em.number(x);
+      default:
+        return em.number(x);
     }
   };
   auto key = [&](const node* k) -> error_code {

@@ -36,8 +36,10 @@ namespace {
 using namespace keel::json;
 
 TEST(Steady, ReusedParserAndWriterAllocateNothing) {
-  const std::string a = keel::json::test::slurp(keel::json::test::corpus() / "json" / "twitter.json");
-  const std::string b = keel::json::test::slurp(keel::json::test::corpus() / "json" / "citm_catalog.json");
+  const std::string a =
+      keel::json::test::slurp(keel::json::test::corpus() / "json" / "twitter.json");
+  const std::string b =
+      keel::json::test::slurp(keel::json::test::corpus() / "json" / "citm_catalog.json");
   ASSERT_FALSE(a.empty());
   ASSERT_FALSE(b.empty());
   parser p;

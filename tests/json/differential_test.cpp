@@ -22,16 +22,21 @@ class gen {
   nl value(int depth) {
     const int pick = static_cast<int>(rng_() % (depth > 5 ? 6 : 8));
     switch (pick) {
-      case 0: return nullptr;
-      case 1: return rng_() % 2 == 0;
-      case 2: return static_cast<std::int64_t>(rng_()) >> (rng_() % 64);
-      case 3: return rng_() | (1ULL << 63);
+      case 0:
+        return nullptr;
+      case 1:
+        return rng_() % 2 == 0;
+      case 2:
+        return static_cast<std::int64_t>(rng_()) >> (rng_() % 64);
+      case 3:
+        return rng_() | (1ULL << 63);
       case 4: {
         // Doubles of every magnitude that a double can print and read back.
         const double mant = static_cast<double>(rng_() % 10000000) / 997.0 + 0.5;
         return (rng_() % 2 ? -1 : 1) * mant * std::pow(10.0, static_cast<int>(rng_() % 400) - 200);
       }
-      case 5: return string();
+      case 5:
+        return string();
       case 6: {
         nl a = nl::array();
         for (int i = static_cast<int>(rng_() % 6); i > 0; --i) a.push_back(value(depth + 1));
@@ -39,15 +44,32 @@ class gen {
       }
       default: {
         nl o = nl::object();
-        for (int i = static_cast<int>(rng_() % 6); i > 0; --i) o[string() + std::to_string(i)] = value(depth + 1);
+        for (int i = static_cast<int>(rng_() % 6); i > 0; --i)
+          o[string() + std::to_string(i)] = value(depth + 1);
         return o;
       }
     }
   }
 
   std::string string() {
-    static const char* pieces[] = {"a", "xyz", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f", "\xc3\xa9",
-                                   "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbf", "\xed\x9f\xbf", "0", "{", "]"};
+    static const char* pieces[] = {"a",
+                                   "xyz",
+                                   " ",
+                                   "\"",
+                                   "\\",
+                                   "/",
+                                   "\n",
+                                   "\t",
+                                   "\x01",
+                                   "\x1f",
+                                   "\xc3\xa9",
+                                   "\xe2\x82\xac",
+                                   "\xf0\x9f\x98\x80",
+                                   "\xef\xbf\xbf",
+                                   "\xed\x9f\xbf",
+                                   "0",
+                                   "{",
+                                   "]"};
     std::string s;
     for (int i = static_cast<int>(rng_() % 12); i > 0; --i) s += pieces[rng_() % std::size(pieces)];
     if (rng_() % 20 == 0) s += std::string(rng_() % 200, 'q');
@@ -70,7 +92,8 @@ class gen {
       if (n.is_boolean() && n.get<bool>() == *k.get<bool>()) return ::testing::AssertionSuccess();
       break;
     case type::int64:
-      if ((n.is_number_integer() && !n.is_number_unsigned() && n.get<std::int64_t>() == *k.get<std::int64_t>()) ||
+      if ((n.is_number_integer() && !n.is_number_unsigned() &&
+           n.get<std::int64_t>() == *k.get<std::int64_t>()) ||
           (n.is_number_unsigned() && *k.get<std::int64_t>() >= 0 &&
            n.get<std::uint64_t>() == static_cast<std::uint64_t>(*k.get<std::int64_t>())))
         return ::testing::AssertionSuccess();
@@ -80,10 +103,12 @@ class gen {
         return ::testing::AssertionSuccess();
       break;
     case type::double_:
-      if (n.is_number_float() && n.get<double>() == *k.get<double>()) return ::testing::AssertionSuccess();
+      if (n.is_number_float() && n.get<double>() == *k.get<double>())
+        return ::testing::AssertionSuccess();
       break;
     case type::string:
-      if (n.is_string() && n.get<std::string>() == *k.get<std::string_view>()) return ::testing::AssertionSuccess();
+      if (n.is_string() && n.get<std::string>() == *k.get<std::string_view>())
+        return ::testing::AssertionSuccess();
       break;
     case type::array: {
       if (!n.is_array() || n.size() != k.size()) break;
@@ -104,7 +129,8 @@ class gen {
       }
       return ::testing::AssertionSuccess();
     }
-    default: break;
+    default:
+      break;
   }
   return ::testing::AssertionFailure() << "differs: nlohmann " << n.dump();
 }
@@ -147,9 +173,15 @@ TEST_P(Differential, MutatedDocumentsSameVerdict) {
       const std::size_t at = g.rng()() % text.size();
       const char c = kBytes[g.rng()() % (sizeof kBytes - 1)];
       switch (g.rng()() % 3) {
-        case 0: text[at] = c; break;
-        case 1: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c); break;
-        default: text.erase(at, 1); break;
+        case 0:
+          text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          text.erase(at, 1);
+          break;
       }
     }
     const bool theirs = nl::accept(text);

@@ -1,4 +1,5 @@
-// DOM reading: types, get<T>, lookup, indexing, iteration, sizes, O(1) skip, JSON Pointer, equality.
+// DOM reading: types, get<T>, lookup, indexing, iteration, sizes, O(1) skip, JSON Pointer,
+// equality.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -62,11 +63,12 @@ TEST(Dom, ArraysAndIteration) {
   EXPECT_EQ(list[5].code(), error_code::not_found);
   std::vector<type> types;
   for (const value v : list.elements()) types.push_back(v.type());
-  EXPECT_EQ(types, (std::vector<type>{type::int64, type::array, type::object, type::string, type::array}));
+  EXPECT_EQ(types,
+            (std::vector<type>{type::int64, type::array, type::object, type::string, type::array}));
   std::vector<std::string> keys;
   for (const member m : d.root().members()) keys.emplace_back(m.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"name", "version", "big", "pi", "ok", "none", "list", "a/b", "m~n", "",
-                                            "nested"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "version", "big", "pi", "ok", "none", "list",
+                                            "a/b", "m~n", "", "nested"}));
   int n = 0;
   for (const value v : list[4]->elements()) n += v.valid();
   EXPECT_EQ(n, 0);

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "keel/json.h"
 #include "test_util.h"
@@ -47,7 +47,8 @@ TEST_P(Parse, Integers) {
   EXPECT_TRUE(big->root().is_double());
   EXPECT_EQ(*big->root().get<double>(), 18446744073709551616.0);
   opt.big_integers_as_raw = true;
-  EXPECT_EQ(p("[123456789012345678901234567890]")->root().at(0)->raw_string(), "123456789012345678901234567890");
+  EXPECT_EQ(p("[123456789012345678901234567890]")->root().at(0)->raw_string(),
+            "123456789012345678901234567890");
   EXPECT_EQ(*p("[-5]")->root().at(0)->get<std::int64_t>(), -5);
   EXPECT_FALSE(p("-1")->root().get<std::uint64_t>().ok());
   EXPECT_EQ(*p("7")->root().get<std::uint64_t>(), 7u);
@@ -55,10 +56,19 @@ TEST_P(Parse, Integers) {
 }
 
 TEST_P(Parse, DoublesCorrectlyRounded) {
-  const char* cases[] = {"0.1", "-65.613616999999977", "2.2250738585072011e-308", "4.9e-324",
-                         "1.7976931348623157e308", "3.14159265358979323846264338327950288",
-                         "123456789012345678901234567890e-10", "9007199254740993", "1e22", "1e23",
-                         "0.000001", "5e-324", "2.4703282292062327e-324"};
+  const char* cases[] = {"0.1",
+                         "-65.613616999999977",
+                         "2.2250738585072011e-308",
+                         "4.9e-324",
+                         "1.7976931348623157e308",
+                         "3.14159265358979323846264338327950288",
+                         "123456789012345678901234567890e-10",
+                         "9007199254740993",
+                         "1e22",
+                         "1e23",
+                         "0.000001",
+                         "5e-324",
+                         "2.4703282292062327e-324"};
   for (const char* c : cases) {
     auto r = p(c);
     ASSERT_TRUE(r.ok()) << c;
@@ -70,12 +80,13 @@ TEST_P(Parse, DoublesCorrectlyRounded) {
 }
 
 TEST_P(Parse, NumberGrammar) {
-  for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3", "Infinity",
-                          "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {
+  for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3",
+                          "Infinity", "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {
     EXPECT_FALSE(p(bad).ok()) << bad;
   }
   EXPECT_EQ(code("01"), error_code::invalid_number);
-  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]"}) EXPECT_TRUE(p(good).ok()) << good;
+  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]"})
+    EXPECT_TRUE(p(good).ok()) << good;
 }
 
 TEST_P(Parse, Literals) {
@@ -89,7 +100,8 @@ TEST_P(Parse, Literals) {
 TEST_P(Parse, Strings) {
   auto r = p(R"("a\"b\\c\/d\be\ff\ng\rh\ti\u0041\u00e9\u20ac\ud83d\ude00")");
   ASSERT_TRUE(r.ok()) << r.err().to_string();
-  EXPECT_EQ(*r->root().get<std::string_view>(), "a\"b\\c/d\be\ff\ng\rh\tiA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  EXPECT_EQ(*r->root().get<std::string_view>(),
+            "a\"b\\c/d\be\ff\ng\rh\tiA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
   EXPECT_EQ(code(R"("\x")"), error_code::invalid_escape);
   EXPECT_EQ(code(R"("\u12")"), error_code::invalid_escape);
   EXPECT_EQ(code(R"("\u12G4")"), error_code::invalid_escape);
@@ -118,8 +130,8 @@ TEST_P(Parse, Utf8Validation) {
                        "\"\xf0\x80\x80\xaf\"",  // overlong 4
                        "\"\xed\xa0\x80\"",      // surrogate
                        "\"\xf4\x90\x80\x80\"",  // > U+10FFFF
-                       "\"\xf5\x80\x80\x80\"", "\"\xff\"", "\"\x80\"", "\"\xc3\"", "\"\xe2\x82\"",
-                       "\"\xc3\x28\""};
+                       "\"\xf5\x80\x80\x80\"", "\"\xff\"",    "\"\x80\"", "\"\xc3\"",
+                       "\"\xe2\x82\"",         "\"\xc3\x28\""};
   for (const char* b : bad) EXPECT_EQ(code(b), error_code::invalid_utf8) << b;
   opt.allow_invalid_utf8 = true;
   EXPECT_EQ(*p("\"\xff\xfe\"")->root().get<std::string_view>(), "\xff\xfe");
@@ -238,7 +250,9 @@ TEST_P(Parse, LargeStringsAndDocuments) {
   ASSERT_TRUE(r.ok()) << r.err().to_string();
   const std::string_view s = *r->root().at(0)->get<std::string_view>();
   EXPECT_EQ(s.size(), 99900u * 10 + 100u * 3);
-  EXPECT_EQ(s.substr(0, 4), "\n\xc3\xa9" "a");
+  EXPECT_EQ(s.substr(0, 4),
+            "\n\xc3\xa9"
+            "a");
   // Many values.
   std::string arr = "[";
   for (int i = 0; i < 200000; ++i) arr += std::to_string(i) + ",";
@@ -312,7 +326,8 @@ TEST(Utf8Kernels, AgreeWithScalar) {
     for (isa k : vector_isas) {
       const auto r = parse(text, parse_options{.isa = k});
       ASSERT_EQ(r.code(), ref.code()) << isa_name(k) << " " << ::testing::PrintToString(text);
-      ASSERT_EQ(r.err().offset, ref.err().offset) << isa_name(k) << " " << ::testing::PrintToString(text);
+      ASSERT_EQ(r.err().offset, ref.err().offset)
+          << isa_name(k) << " " << ::testing::PrintToString(text);
     }
   };
   // Every two-byte pair after a lead-in that puts it at each position around a block boundary.
@@ -327,9 +342,31 @@ TEST(Utf8Kernels, AgreeWithScalar) {
     }
   }
   // Random mixtures of interesting bytes and whole sequences.
-  static const char* pieces[] = {"a", "\x80", "\x8f", "\x90", "\x9f", "\xa0", "\xbf", "\xc0", "\xc1", "\xc2", "\xdf",
-                                 "\xe0", "\xe1", "\xed", "\xef", "\xf0", "\xf1", "\xf4", "\xf5", "\xff",
-                                 "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf"};
+  static const char* pieces[] = {"a",
+                                 "\x80",
+                                 "\x8f",
+                                 "\x90",
+                                 "\x9f",
+                                 "\xa0",
+                                 "\xbf",
+                                 "\xc0",
+                                 "\xc1",
+                                 "\xc2",
+                                 "\xdf",
+                                 "\xe0",
+                                 "\xe1",
+                                 "\xed",
+                                 "\xef",
+                                 "\xf0",
+                                 "\xf1",
+                                 "\xf4",
+                                 "\xf5",
+                                 "\xff",
+                                 "\xc3\xa9",
+                                 "\xe2\x82\xac",
+                                 "\xf0\x9f\x98\x80",
+                                 "\xed\x9f\xbf",
+                                 "\xf4\x8f\xbf\xbf"};
   std::mt19937 rng(7);
   for (int i = 0; i < 20000; ++i) {
     std::string t = "[\"";

@@ -30,7 +30,9 @@ void check_round_trip(const value& v, const std::string& name) {
     auto text = write(v, wo);
     ASSERT_TRUE(text.ok()) << name << ": " << text.err().message();
     auto again = parse(*text);
-    ASSERT_TRUE(again.ok()) << name << ": rewritten text rejected: " << again.err().to_string() << "\n" << *text;
+    ASSERT_TRUE(again.ok()) << name << ": rewritten text rejected: " << again.err().to_string()
+                            << "\n"
+                            << *text;
     EXPECT_TRUE(again->root() == v) << name << ": round trip differs:\n" << *text;
   }
 }

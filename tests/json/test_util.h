@@ -17,7 +17,8 @@ namespace keel::json::test {
 
 inline std::filesystem::path corpus() {
   const char* c = std::getenv("KEEL_CORPUS");
-  return c ? std::filesystem::path(c) : std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
+  return c ? std::filesystem::path(c)
+           : std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
 }
 
 inline std::string slurp(const std::filesystem::path& p) {

@@ -122,8 +122,9 @@ TEST(Transform, Keys) {
 
 TEST(Transform, Strings) {
   // Lone surrogates in \u escapes are rejected.
-  for (const char* name : {"string_1_escaped_invalid_codepoint.json", "string_2_escaped_invalid_codepoints.json",
-                           "string_3_escaped_invalid_codepoints.json"}) {
+  for (const char* name :
+       {"string_1_escaped_invalid_codepoint.json", "string_2_escaped_invalid_codepoints.json",
+        "string_3_escaped_invalid_codepoints.json"}) {
     auto r = parse(file(name));
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_EQ(r.code(), error_code::invalid_surrogate) << name;

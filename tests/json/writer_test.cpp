@@ -22,7 +22,8 @@ std::string w(std::string_view in, write_options o = {}, parse_options po = {}) 
 }
 
 TEST(Writer, Minified) {
-  EXPECT_EQ(w(" { \"a\" : [ 1 , 2 , { } , [ ] ] , \"b\" : null } "), R"({"a":[1,2,{},[]],"b":null})");
+  EXPECT_EQ(w(" { \"a\" : [ 1 , 2 , { } , [ ] ] , \"b\" : null } "),
+            R"({"a":[1,2,{},[]],"b":null})");
   EXPECT_EQ(w("true"), "true");
   EXPECT_EQ(w("\"\""), "\"\"");
   EXPECT_EQ(w("[[[]]]"), "[[[]]]");
@@ -31,8 +32,9 @@ TEST(Writer, Minified) {
 TEST(Writer, Pretty) {
   write_options o;
   o.pretty = true;
-  EXPECT_EQ(w(R"({"a":[1,{"b":2}],"c":{},"d":[]})", o),
-            "{\n  \"a\": [\n    1,\n    {\n      \"b\": 2\n    }\n  ],\n  \"c\": {},\n  \"d\": []\n}");
+  EXPECT_EQ(
+      w(R"({"a":[1,{"b":2}],"c":{},"d":[]})", o),
+      "{\n  \"a\": [\n    1,\n    {\n      \"b\": 2\n    }\n  ],\n  \"c\": {},\n  \"d\": []\n}");
   o.indent = 4;
   EXPECT_EQ(w("[1]", o), "[\n    1\n]");
   o.indent = 0;
@@ -42,8 +44,10 @@ TEST(Writer, Pretty) {
 TEST(Writer, Numbers) {
   EXPECT_EQ(w("[0,-1,9223372036854775807,-9223372036854775808,18446744073709551615]"),
             "[0,-1,9223372036854775807,-9223372036854775808,18446744073709551615]");
-  EXPECT_EQ(w("[0.0,-0.0,1.5,0.1,100.0,1e21,1e22,1e-7,0.000001,123.456e-300,5e-324,1.7976931348623157e308]"),
-            "[0.0,-0.0,1.5,0.1,100.0,1e21,1e22,1e-7,0.000001,1.23456e-298,5e-324,1.7976931348623157e308]");
+  EXPECT_EQ(w("[0.0,-0.0,1.5,0.1,100.0,1e21,1e22,1e-7,0.000001,123.456e-300,5e-324,1."
+              "7976931348623157e308]"),
+            "[0.0,-0.0,1.5,0.1,100.0,1e21,1e22,1e-7,0.000001,1.23456e-298,5e-324,1."
+            "7976931348623157e308]");
   EXPECT_EQ(w("[1e20, 12345678901234567890.0, -65.613616999999977]"),
             "[100000000000000000000.0,12345678901234567000.0,-65.61361699999998]");
 }
@@ -90,7 +94,8 @@ TEST(Writer, Escaping) {
   o.escape_slash = true;
   EXPECT_EQ(w(R"(["a/b"])", o), R"(["a\/b"])");
   o.escape_unicode = true;
-  EXPECT_EQ(w("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/x\"]", o), R"(["\u00e9\u20ac\ud83d\ude00\/x"])");
+  EXPECT_EQ(w("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/x\"]", o),
+            R"(["\u00e9\u20ac\ud83d\ude00\/x"])");
   // Long strings: the 8-byte fast path with escapes at every offset.
   for (std::size_t pad = 0; pad < 20; ++pad) {
     const std::string in = "\"" + std::string(pad, 'x') + "\\n" + std::string(pad, 'y') + "\"";

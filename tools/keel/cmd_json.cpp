@@ -51,14 +51,18 @@ json::parse_options parse_opts(const json_options& o) {
   p.allow_trailing_commas = o.trailing_commas;
   p.allow_nan_inf = o.nan_inf;
   p.allow_bom = o.bom;
-  if (o.isa == "scalar") p.isa = json::isa::scalar;
-  else if (o.isa == "avx2") p.isa = json::isa::avx2;
-  else if (o.isa == "avx512") p.isa = json::isa::avx512;
+  if (o.isa == "scalar")
+    p.isa = json::isa::scalar;
+  else if (o.isa == "avx2")
+    p.isa = json::isa::avx2;
+  else if (o.isa == "avx512")
+    p.isa = json::isa::avx512;
   return p;
 }
 
 void report(const std::string& name, const json::error& e) {
-  std::fprintf(stderr, "%s:%zu:%zu: %s\n", name == "-" ? "<stdin>" : name.c_str(), e.line, e.column, e.message());
+  std::fprintf(stderr, "%s:%zu:%zu: %s\n", name == "-" ? "<stdin>" : name.c_str(), e.line, e.column,
+               e.message());
 }
 
 int validate(const json_options& o) {
@@ -111,17 +115,20 @@ void add_parse_flags(CLI::App* c, json_options& o) {
   c->add_flag("--trailing-commas", o.trailing_commas, "Allow a comma before ] and }");
   c->add_flag("--nan-inf", o.nan_inf, "Allow NaN, Infinity and -Infinity (written back as such)");
   c->add_flag("--bom", o.bom, "Skip a leading UTF-8 byte order mark");
-  c->add_option("--isa", o.isa, "Force the parser's kernels")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+  c->add_option("--isa", o.isa, "Force the parser's kernels")
+      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
 }
 
 }  // namespace
 
 void add_json_command(CLI::App& app) {
   auto opts = std::make_shared<json_options>();
-  CLI::App* json = app.add_subcommand("json", "Validate, minify and pretty-print JSON (keel::json)");
+  CLI::App* json =
+      app.add_subcommand("json", "Validate, minify and pretty-print JSON (keel::json)");
   json->require_subcommand(1);
 
-  CLI::App* v = json->add_subcommand("validate", "Exit 0 if every FILE is valid JSON, 1 if not (errors on stderr)");
+  CLI::App* v = json->add_subcommand(
+      "validate", "Exit 0 if every FILE is valid JSON, 1 if not (errors on stderr)");
   v->add_option("files", opts->files, "Files ('-' for stdin)")->required();
   add_parse_flags(v, *opts);
   v->callback([opts] { exit_status = validate(*opts); });

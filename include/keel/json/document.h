@@ -30,7 +30,9 @@ class document {
   std::size_t node_count() const noexcept { return node_count_; }
   std::size_t string_bytes() const noexcept { return string_bytes_; }
   // Bytes of DOM in use: 16 per node plus the string area.
-  std::size_t dom_bytes() const noexcept { return node_count_ * sizeof(detail::node) + string_bytes_; }
+  std::size_t dom_bytes() const noexcept {
+    return node_count_ * sizeof(detail::node) + string_bytes_;
+  }
 
  private:
   friend class parser;

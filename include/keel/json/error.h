@@ -64,8 +64,8 @@ class exception : public std::runtime_error {
 template <class T>
 class result {
  public:
-  result(T v) : value_(std::move(v)) {}  // NOLINT: implicit by design
-  result(error e) : error_(e) {}         // NOLINT
+  result(T v) : value_(std::move(v)) {}      // NOLINT: implicit by design
+  result(error e) : error_(e) {}             // NOLINT
   result(error_code c) { error_.code = c; }  // NOLINT
 
   bool ok() const noexcept { return !error_; }

@@ -16,9 +16,9 @@ namespace keel::json {
 enum class type : std::uint8_t {
   null = 0,
   boolean = 1,
-  int64 = 2,       // an integer that fits int64_t
-  uint64 = 3,      // a positive integer above INT64_MAX that fits uint64_t
-  double_ = 4,     // any other number
+  int64 = 2,    // an integer that fits int64_t
+  uint64 = 3,   // a positive integer above INT64_MAX that fits uint64_t
+  double_ = 4,  // any other number
   string = 5,
   raw_number = 6,  // an integer beyond 64 bits kept as text (parse_options::big_integers_as_raw)
   array = 7,
@@ -88,9 +88,7 @@ class value {
   result<value> at_pointer(std::string_view pointer) const noexcept;
 
   // The node after this value and everything inside it: O(1).
-  value next() const noexcept {
-    return {n_ + (is_container() ? n_->data : 1), s_};
-  }
+  value next() const noexcept { return {n_ + (is_container() ? n_->data : 1), s_}; }
   // Nodes this value occupies (1 for scalars).
   std::size_t node_count() const noexcept { return is_container() ? n_->data : 1; }
 
@@ -132,7 +130,9 @@ class array_iterator {
     v_ = v_.next();
     return *this;
   }
-  bool operator==(const array_iterator& o) const noexcept { return v_.node_ptr() == o.v_.node_ptr(); }
+  bool operator==(const array_iterator& o) const noexcept {
+    return v_.node_ptr() == o.v_.node_ptr();
+  }
   bool operator!=(const array_iterator& o) const noexcept { return !(*this == o); }
 
  private:
@@ -142,12 +142,16 @@ class array_iterator {
 class object_iterator {
  public:
   object_iterator(const detail::node* n, const char* s) : k_(n, s) {}
-  member operator*() const noexcept { return {k_.raw_string(), value(k_.node_ptr() + 1, k_.string_area())}; }
+  member operator*() const noexcept {
+    return {k_.raw_string(), value(k_.node_ptr() + 1, k_.string_area())};
+  }
   object_iterator& operator++() noexcept {
     k_ = value(k_.node_ptr() + 1, k_.string_area()).next();
     return *this;
   }
-  bool operator==(const object_iterator& o) const noexcept { return k_.node_ptr() == o.k_.node_ptr(); }
+  bool operator==(const object_iterator& o) const noexcept {
+    return k_.node_ptr() == o.k_.node_ptr();
+  }
   bool operator!=(const object_iterator& o) const noexcept { return !(*this == o); }
 
  private:
@@ -198,9 +202,12 @@ inline result<double> value::get<double>() const noexcept {
       std::memcpy(&d, &n_->data, sizeof d);
       return d;
     }
-    case json::type::int64: return static_cast<double>(static_cast<std::int64_t>(n_->data));
-    case json::type::uint64: return static_cast<double>(n_->data);
-    default: return error_code::type_mismatch;
+    case json::type::int64:
+      return static_cast<double>(static_cast<std::int64_t>(n_->data));
+    case json::type::uint64:
+      return static_cast<double>(n_->data);
+    default:
+      return error_code::type_mismatch;
   }
 }
 template <>

@@ -12,7 +12,8 @@ int use_json() {
   }
   auto name = root->find("name");
   auto second = root->at_pointer("/list/1");
-  if (!name || *name->get<std::string_view>() != "keel" || !second || *second->get<double>() != 2.5) {
+  if (!name || *name->get<std::string_view>() != "keel" || !second ||
+      *second->get<double>() != 2.5) {
     std::printf("use_json: unexpected values\n");
     return 1;
   }
