@@ -28,7 +28,7 @@ std::string slurp(const std::filesystem::path& p) {
 // One parse/write case per library, all sharing the same text.
 void add_peer(keel::bench::suite& s, const std::string& file,
               const std::shared_ptr<const std::string>& text, const char* name,
-              std::shared_ptr<jp::peer> peer, bool write) {
+              const std::shared_ptr<jp::peer>& peer, bool write) {
   s.add(
       "parse/" + file, name,
       [text, peer](benchmark::State& st) {

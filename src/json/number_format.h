@@ -51,7 +51,7 @@ inline void write_small(std::uint32_t v, char* out, int len) noexcept {
     const std::uint32_t r = v % 100;
     v /= 100;
     p -= 2;
-    std::memcpy(p, kDigitPairs + 2 * r, 2);
+    std::memcpy(p, kDigitPairs + 2 * static_cast<std::size_t>(r), 2);
   }
   if (p > out) *--p = static_cast<char>('0' + v);
 }
@@ -59,10 +59,10 @@ inline void write_small(std::uint32_t v, char* out, int len) noexcept {
 // Exactly eight digits of v (< 10^8): two independent halves of four.
 inline void write8(std::uint32_t v, char* out) noexcept {
   const std::uint32_t a = v / 10000, b = v % 10000;
-  std::memcpy(out, kDigitPairs + 2 * (a / 100), 2);
-  std::memcpy(out + 2, kDigitPairs + 2 * (a % 100), 2);
-  std::memcpy(out + 4, kDigitPairs + 2 * (b / 100), 2);
-  std::memcpy(out + 6, kDigitPairs + 2 * (b % 100), 2);
+  std::memcpy(out, kDigitPairs + 2 * static_cast<std::size_t>(a / 100), 2);
+  std::memcpy(out + 2, kDigitPairs + 2 * static_cast<std::size_t>(a % 100), 2);
+  std::memcpy(out + 4, kDigitPairs + 2 * static_cast<std::size_t>(b / 100), 2);
+  std::memcpy(out + 6, kDigitPairs + 2 * static_cast<std::size_t>(b % 100), 2);
 }
 
 // Writes v's decimal digits (exactly len of them, len = decimal_length(v)) at out, in blocks of
@@ -101,6 +101,7 @@ inline char* write_i64(std::int64_t v, char* out) noexcept {
 inline char* write_double(double d, char* out) noexcept {
   if (d == 0) {
     if (std::signbit(d)) *out++ = '-';
+    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
     std::memcpy(out, "0.0", 3);
     return out + 3;
   }
@@ -116,6 +117,7 @@ inline char* write_double(double d, char* out) noexcept {
       // digits, then exponent zeros (already in the buffer up to 24 digits), then ".0"
       std::memcpy(out, digits, 24);
       out += point;
+      // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
       std::memcpy(out, ".0", 2);
       return out + 2;
     }
@@ -126,6 +128,7 @@ inline char* write_double(double d, char* out) noexcept {
     return out + (k - point);
   }
   if (point <= 0 && point > -6) {
+    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
     std::memcpy(out, "0.000000", 8);
     out += 2 - point;
     std::memcpy(out, digits, 24);

@@ -28,8 +28,8 @@ namespace {
 
 // ---------------------------------------------------------------------------------- stage 1
 
-constexpr std::uint64_t kEvenBits = 0x5555555555555555ULL;
-constexpr std::uint64_t kOddBits = ~kEvenBits;
+inline constexpr std::uint64_t kEvenBits = 0x5555555555555555ULL;
+inline constexpr std::uint64_t kOddBits = ~kEvenBits;
 
 // Appends base + position of every set bit of m. Writes in groups of 8 (room: kIndexSlack).
 inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
@@ -216,12 +216,13 @@ struct token_table {
     for (unsigned char c : {' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"'}) t[c] = false;
   }
 };
-constexpr token_table kTokenChar{};
+inline constexpr token_table kTokenChar{};
 
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+inline constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 inline std::int32_t hex4(const std::uint8_t* p) noexcept {
   std::int32_t v = 0;

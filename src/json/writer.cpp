@@ -194,21 +194,18 @@ class emitter {
   char* end_;
 };
 
-// An open container on the stack: the node after its last one, low bit set for an object
-// (nodes are 16-byte aligned).
+// An open container on the stack is its node: it ends at node + data, its type says whether keys
+// come next.
 struct frame {
   const node* end;
   bool object;
 };
-inline std::uintptr_t pack(const node* end, bool object) {
-  return reinterpret_cast<std::uintptr_t>(end) | static_cast<std::uintptr_t>(object);
-}
-inline frame unpack(std::uintptr_t f) {
-  return {reinterpret_cast<const node*>(f & ~std::uintptr_t{1}), (f & 1) != 0};
+inline frame open_frame(const node* c) {
+  return {c + c->data, static_cast<type>(c->tag & 0xff) == type::object};
 }
 
 error_code write_value(emitter& em, const value& root, const write_options& o,
-                       std::vector<std::uintptr_t>& stack) {
+                       std::vector<const node*>& stack) {
   stack.clear();
   const char* strings = root.string_area();
   const node* n = root.node_ptr();
@@ -253,7 +250,7 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
         em.put(obj ? '}' : ']');
         ++n;
       } else {
-        stack.push_back(pack(n + n->data, obj));
+        stack.push_back(n);
         ++n;
         if (pretty) em.newline(stack.size());
         if (obj) {
@@ -268,7 +265,7 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
     }
     // After a value: close finished containers, or start the next element.
     while (!stack.empty()) {
-      const frame f = unpack(stack.back());
+      const frame f = open_frame(stack.back());
       if (n == f.end) {
         stack.pop_back();
         if (pretty) em.newline(stack.size());

@@ -1,6 +1,7 @@
 // Parser behaviour: grammar, numbers, strings, options, error positions, limits, reuse.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -283,7 +284,7 @@ TEST_P(Parse, EveryLengthNoPadding) {
     const std::string text = std::string(ws, ' ') + base;
     std::string copy = text;  // exact-size heap buffer: ASan catches reads past the end
     auto* heap = new char[copy.size()];
-    std::memcpy(heap, copy.data(), copy.size());
+    std::copy(copy.begin(), copy.end(), heap);
     parser ps(opt);
     auto r = ps.parse(heap, copy.size());
     EXPECT_TRUE(r.ok()) << ws;

@@ -96,9 +96,13 @@ TEST(Writer, Escaping) {
   o.escape_unicode = true;
   EXPECT_EQ(w("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/x\"]", o),
             R"(["\u00e9\u20ac\ud83d\ude00\/x"])");
-  // Long strings: the 8-byte fast path with escapes at every offset.
-  for (std::size_t pad = 0; pad < 20; ++pad) {
-    const std::string in = "\"" + std::string(pad, 'x') + "\\n" + std::string(pad, 'y') + "\"";
+  // Long strings: the 16-byte fast path with escapes at every offset.
+  for (std::size_t pad = 0; pad < 40; ++pad) {
+    std::string in = "\"";
+    in.append(pad, 'x');
+    in += "\\n";
+    in.append(pad, 'y');
+    in += '"';
     EXPECT_EQ(w(in), in);
   }
 }

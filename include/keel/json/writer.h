@@ -26,7 +26,7 @@ class writer {
   write_options options_;
   std::unique_ptr<char[]> buf_;
   std::size_t capacity_ = 0;
-  std::vector<std::uintptr_t> stack_;  // open containers
+  std::vector<const detail::node*> stack_;  // open containers
 };
 
 // Convenience: the text in a new string.
