@@ -30,18 +30,24 @@ class emitter {
   void reserve(std::size_t n) {
     if (static_cast<std::size_t>(end_ - p_) >= n) [[likely]]
       return;
-    grow(n);
+    const span r = grow(buf_, cap_, size(), n);
+    p_ = r.p;
+    end_ = r.end;
   }
-  __attribute__((noinline)) void grow(std::size_t n) {
-    const std::size_t used = size();
-    std::size_t want = (cap_ + n) * 2;
+  // Out of line and without `this`, so the emitter's pointers can live in registers.
+  struct span {
+    char* p;
+    char* end;
+  };
+  __attribute__((noinline)) static span grow(std::unique_ptr<char[]>& buf, std::size_t& cap,
+                                             std::size_t used, std::size_t n) {
+    std::size_t want = (cap + n) * 2;
     if (want < 4096) want = 4096;
     auto fresh = std::make_unique_for_overwrite<char[]>(want);
-    if (used) std::memcpy(fresh.get(), buf_.get(), used);
-    buf_ = std::move(fresh);
-    cap_ = want;
-    p_ = buf_.get() + used;
-    end_ = buf_.get() + cap_;
+    if (used) std::memcpy(fresh.get(), buf.get(), used);
+    buf = std::move(fresh);
+    cap = want;
+    return {buf.get() + used, buf.get() + cap};
   }
 
   void put(char c) noexcept { *p_++ = c; }
@@ -87,7 +93,8 @@ class emitter {
       const std::size_t k = static_cast<std::size_t>(std::countr_zero(mask));
       i += k;
       p_ += k;
-      if (const error_code e = escape(s, len, i); e != error_code::ok) return e;
+      p_ = escape(p_, s, len, i);
+      if (p_ == nullptr) return error_code::invalid_utf8;
     }
     *p_++ = '"';
     return error_code::ok;
@@ -130,61 +137,68 @@ class emitter {
   }
 
  private:
-  void hex_escape(std::uint32_t u) noexcept {
+  static char* hex_escape(char* p, std::uint32_t u) noexcept {
     static constexpr char kHex[] = "0123456789abcdef";
-    char e[6] = {'\\',        'u', kHex[(u >> 12) & 15], kHex[(u >> 8) & 15], kHex[(u >> 4) & 15],
-                 kHex[u & 15]};
-    put(e, 6);
+    const char e[6] = {
+        '\\', 'u', kHex[(u >> 12) & 15], kHex[(u >> 8) & 15], kHex[(u >> 4) & 15], kHex[u & 15]};
+    std::memcpy(p, e, 6);
+    return p + 6;
   }
-  // Escapes the character at s[i] (advancing i past it). Rare: kept out of line.
-  __attribute__((noinline)) error_code escape(const char* s, std::size_t len,
-                                              std::size_t& i) noexcept {
+  static char* two(char* p, char a, char b) noexcept {
+    p[0] = a;
+    p[1] = b;
+    return p + 2;
+  }
+  // Escapes the character at s[i] at p (advancing i past it); nullptr on invalid UTF-8. Rare:
+  // kept out of line, and static so that the emitter does not escape.
+  __attribute__((noinline)) static char* escape(char* p, const char* s, std::size_t len,
+                                                std::size_t& i) noexcept {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"':
-        put("\\\"", 2);
+        p = two(p, '\\', '"');
         break;
       case '\\':
-        put("\\\\", 2);
+        p = two(p, '\\', '\\');
         break;
       case '/':
-        put("\\/", 2);
+        p = two(p, '\\', '/');
         break;
       case '\b':
-        put("\\b", 2);
+        p = two(p, '\\', 'b');
         break;
       case '\f':
-        put("\\f", 2);
+        p = two(p, '\\', 'f');
         break;
       case '\n':
-        put("\\n", 2);
+        p = two(p, '\\', 'n');
         break;
       case '\r':
-        put("\\r", 2);
+        p = two(p, '\\', 'r');
         break;
       case '\t':
-        put("\\t", 2);
+        p = two(p, '\\', 't');
         break;
       default:
         if (c < 0x20) {
-          hex_escape(c);
+          p = hex_escape(p, c);
         } else {
           const auto* u = reinterpret_cast<const std::uint8_t*>(s);
           const std::size_t n = detail::utf8_sequence(u + i, u + len);
-          if (n == 0) return error_code::invalid_utf8;
+          if (n == 0) return nullptr;
           const std::uint32_t cp = detail::utf8_decode(u + i, n);
           if (cp >= 0x10000) {
-            hex_escape(0xd800 + ((cp - 0x10000) >> 10));
-            hex_escape(0xdc00 + ((cp - 0x10000) & 0x3ff));
+            p = hex_escape(p, 0xd800 + ((cp - 0x10000) >> 10));
+            p = hex_escape(p, 0xdc00 + ((cp - 0x10000) & 0x3ff));
           } else {
-            hex_escape(cp);
+            p = hex_escape(p, cp);
           }
           i += n;
-          return error_code::ok;
+          return p;
         }
     }
     ++i;
-    return error_code::ok;
+    return p;
   }
 
   std::unique_ptr<char[]>& buf_;
