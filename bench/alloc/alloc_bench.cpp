@@ -1,0 +1,263 @@
+// keel bench alloc: every workload of keel_alloc_driver runs as its own process per allocator —
+// glibc (nothing preloaded), keel (libkeel_malloc.so), mimalloc, jemalloc, tcmalloc (Debian's
+// shared libraries) — by LD_PRELOAD, interleaved round by round; the figure is the median elapsed
+// time the driver reports, the peak RSS is the child's ru_maxrss (largest over rounds).
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/keel_bench.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using keel::bench::record;
+
+struct impl {
+  std::string name;
+  std::string preload;           // empty: glibc
+  std::vector<std::string> env;  // extra environment (A/B switches)
+  std::string error;
+};
+
+struct bench_case {
+  std::string name;  // record case name
+  std::vector<std::string> args;
+  bool has_floor;  // random-mixed family: also run with --noop
+};
+
+std::string find_first(const std::vector<fs::path>& candidates) {
+  for (const fs::path& p : candidates) {
+    std::error_code ec;
+    if (fs::exists(p, ec)) return p.string();
+  }
+  return {};
+}
+
+std::string find_system_lib(const std::string& file) {
+  return find_first({fs::path("/usr/lib/x86_64-linux-gnu") / file, fs::path("/usr/lib64") / file,
+                     fs::path("/usr/lib") / file, fs::path("/usr/local/lib") / file});
+}
+
+struct run_result {
+  double ns = 0;
+  std::uint64_t ops = 0;
+  long rss_kb = 0;
+  std::string error;
+};
+
+run_result run_once(const std::string& driver, const std::vector<std::string>& args,
+                    const impl& im) {
+  run_result out;
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e; ++e) {
+    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 || std::strncmp(*e, "KEEL_ALLOC_", 11) == 0)
+      continue;
+    env_store.emplace_back(*e);
+  }
+  if (!im.preload.empty()) env_store.push_back("LD_PRELOAD=" + im.preload);
+  for (const std::string& e : im.env) env_store.push_back(e);
+  std::vector<char*> envp;
+  for (std::string& s : env_store) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_store{driver};
+  argv_store.insert(argv_store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_store) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  int fds[2];
+  if (pipe(fds) != 0) return {0, 0, 0, "pipe failed"};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, driver.c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return {0, 0, 0, std::string("cannot start ") + driver + ": " + std::strerror(rc)};
+  }
+  std::string text;
+  char buf[256];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage ru{};
+  if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return {0, 0, 0, "driver failed (status " + std::to_string(status) + ")"};
+  }
+  long long ns = 0;
+  unsigned long long ops = 0, sum = 0;
+  if (std::sscanf(text.c_str(), "%lld %llu %llu", &ns, &ops, &sum) != 3 || ns <= 0) {
+    return {0, 0, 0, "unexpected driver output: " + text};
+  }
+  out.ns = static_cast<double>(ns);
+  out.ops = ops;
+  out.rss_kb = ru.ru_maxrss;
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::vector<record> run_all(const keel::bench::context& ctx) {
+  const fs::path self_dir = ctx.self.parent_path();
+  const std::string driver =
+      find_first({self_dir / "keel_alloc_driver", fs::path(KEEL_ALLOC_DRIVER_PATH)});
+  const std::string keel_so =
+      find_first({self_dir / "libkeel_malloc.so", self_dir / ".." / "lib" / "libkeel_malloc.so",
+                  fs::path(KEEL_MALLOC_SO_PATH)});
+  std::vector<impl> impls = {
+      {"glibc", "", {}, ""},
+      {"keel", keel_so, {}, keel_so.empty() ? "libkeel_malloc.so not found" : ""},
+      {"mimalloc", find_system_lib("libmimalloc.so.2"), {}, ""},
+      {"jemalloc", find_system_lib("libjemalloc.so.2"), {}, ""},
+      {"tcmalloc", find_system_lib("libtcmalloc_minimal.so.4"), {}, ""}};
+  for (impl& im : impls) {
+    if (im.name != "glibc" && im.preload.empty() && im.error.empty())
+      im.error = "shared library not installed";
+  }
+  const std::string scale = ctx.quick ? "0.25" : "1";
+  std::vector<bench_case> cases = {
+      {"random-mixed", {"random-mixed"}, true},      {"random-mixed/257-768B", {"rm-heavy"}, true},
+      {"random-mixed/16-64B", {"rm-tiny"}, true},    {"random-mixed/1-32KiB", {"rm-medium"}, true},
+      {"realloc-growth", {"realloc-growth"}, false},
+  };
+  for (const char* w : {"larson", "prodcons", "false-sharing", "thread-churn"}) {
+    for (int t : {1, 2, 4}) {
+      cases.push_back({std::string(w) + "/" + std::to_string(t) + "t",
+                       {w, "--threads", std::to_string(t)},
+                       false});
+    }
+  }
+  for (bench_case& c : cases) {
+    c.args.push_back("--scale");
+    c.args.push_back(scale);
+  }
+  // A/B: keel's hardened mode on the reference workload (its cost).
+  impl hardened{"keel-hardened",
+                keel_so,
+                {"KEEL_ALLOC_HARDENED=1"},
+                keel_so.empty() ? "libkeel_malloc.so not found" : ""};
+  impl floor_impl{"floor", "", {}, ""};
+
+  const int rounds = ctx.quick ? 3 : 5;
+  struct acc {
+    std::vector<double> ns;
+    std::uint64_t ops = 0;
+    long rss = 0;
+    std::string error;
+  };
+  std::map<std::pair<std::string, std::string>, acc> results;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> above_floor;
+  if (driver.empty()) {
+    std::vector<record> recs;
+    for (const bench_case& c : cases) {
+      for (const impl& im : impls)
+        recs.push_back({"", c.name, im.name, 0, 0, 0, 0, "keel_alloc_driver not found"});
+    }
+    return recs;
+  }
+  for (int r = 0; r < rounds; ++r) {
+    for (const bench_case& c : cases) {
+      std::vector<const impl*> order;
+      for (const impl& im : impls) order.push_back(&im);
+      if (c.name == "random-mixed") order.push_back(&hardened);
+      if (c.has_floor) order.push_back(&floor_impl);
+      // Rotate the order every round so no allocator always runs first.
+      std::rotate(order.begin(), order.begin() + (r % static_cast<int>(order.size())), order.end());
+      std::map<std::string, double> this_round;
+      for (const impl* im : order) {
+        acc& a = results[{c.name, im->name}];
+        if (!im->error.empty()) {
+          a.error = im->error;
+          continue;
+        }
+        if (!a.error.empty()) continue;
+        std::vector<std::string> args = c.args;
+        if (im == &floor_impl) args.push_back("--noop");
+        const run_result rr = run_once(driver, args, *im);
+        if (!rr.error.empty()) {
+          a.error = rr.error;
+          continue;
+        }
+        a.ns.push_back(rr.ns);
+        a.ops = rr.ops;
+        a.rss = std::max(a.rss, rr.rss_kb);
+        this_round[im->name] = rr.ns;
+      }
+      if (c.has_floor && this_round.count("floor")) {
+        for (const auto& [name, ns] : this_round) {
+          if (name != "floor") above_floor[{c.name, name}].push_back(ns - this_round["floor"]);
+        }
+      }
+    }
+  }
+  std::vector<record> recs;
+  for (const auto& [key, a] : results) {
+    record rec;
+    rec.case_name = key.first;
+    rec.impl = key.second;
+    rec.median_ns = median(a.ns);
+    rec.items = a.ops;
+    rec.peak_rss_kb = a.rss;
+    rec.error = a.error;
+    recs.push_back(rec);
+  }
+  // The allocator's own cost: per-round (allocator - floor), median over rounds.
+  for (const auto& [key, v] : above_floor) {
+    record rec;
+    rec.case_name = key.first + " (above floor)";
+    rec.impl = key.second;
+    rec.median_ns = median(v);
+    rec.items = results[{key.first, "floor"}].ops;
+    rec.peak_rss_kb = results[key].rss;
+    recs.push_back(rec);
+  }
+  return recs;
+}
+
+}  // namespace
+
+KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELOAD") {
+  s.add_external("allocators (one process per run)",
+                 [](const keel::bench::context& c) { return run_all(c); });
+  s.note(
+      "each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
+      "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at "
+      "1/4 work); "
+      "time measured inside the driver around the workload; peak RSS = the child's ru_maxrss");
+  s.note(
+      "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
+      "= "
+      "libkeel_malloc.so with KEEL_ALLOC_HARDENED=1; floor = the same loop with the baseline no-op "
+      "allocator");
+  s.note(
+      "random-mixed: bench/workloads/random_mixed.h (400 slots, 20M decisions); '(above floor)' "
+      "records: "
+      "per-round allocator minus floor time, median");
+  s.note(
+      "larson: 1024-slot tables swapped between threads every 4096 ops; prodcons: SPSC ring, "
+      "consumer "
+      "frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 rounds of "
+      "short threads");
+}

@@ -1,0 +1,66 @@
+// The fast paths, inlined into every entry point (prefixed API, malloc override, operator new):
+// one initial-exec TLS load, a class lookup, a pop from the current page's free list; free finds
+// the page by address arithmetic and pushes onto its list when the caller owns the page.
+#pragma once
+
+#include "alloc/internal.h"
+
+namespace keel::alloc::detail {
+
+inline std::size_t size_class(std::size_t size) {
+  return size <= kTinyMax ? kClassTable.of[(size + 15) >> 4] : class_of_large(size);
+}
+
+inline void* malloc_fast(std::size_t size) {
+  heap* h = t_heap;
+  page* pg;
+  if (KEEL_LIKELY(size <= kTinyMax)) {
+    pg = h->direct[(size + 15) >> 4];
+  } else if (size <= kSmallMax) {
+    pg = h->current[class_of_large(size)];
+  } else {
+    return malloc_slow(size, false);
+  }
+  const std::uintptr_t b = pg->free;
+  // Hardened pages (a non-zero key) pop through the checking slow path.
+  if (KEEL_LIKELY(b != 0 && pg->key == 0)) {
+    block* blk = reinterpret_cast<block*>(b);
+    pg->free = blk->next;
+    blk->freed = 0;
+    ++pg->used;
+#ifdef KEEL_ALLOC_WITH_STATS
+    ++h->stat_alloc[pg->cls];
+#endif
+    return blk;
+  }
+  return malloc_slow(size, false);
+}
+
+inline void free_fast(void* p) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t chunk = a >> kSegmentShift;
+  // NULL, pointers keel did not allocate, huge blocks and over-aligned pages take the slow path.
+  // (A relaxed atomic load is a plain load; the map changes when other threads map or unmap.)
+  if (KEEL_UNLIKELY(chunk >= kChunks || __atomic_load_n(&g_segmap[chunk], __ATOMIC_RELAXED) != 1)) {
+    return free_slow(p);
+  }
+  segment* s = reinterpret_cast<segment*>(a & ~kSegmentMask);
+  page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
+  block* b = static_cast<block*>(p);
+  const std::uintptr_t mark = a ^ g_freed_cookie;
+  if (KEEL_UNLIKELY(pg == nullptr || b->freed == mark || (a & 15) != 0)) return free_slow(p);
+  if (KEEL_LIKELY(pg->owner.load(std::memory_order_relaxed) ==
+                  reinterpret_cast<std::uintptr_t>(t_heap))) {
+    b->next = encode(pg->free, pg);
+    b->freed = mark;
+    pg->free = a;
+#ifdef KEEL_ALLOC_WITH_STATS
+    ++t_heap->stat_free;
+#endif
+    if (KEEL_UNLIKELY(--pg->used == 0)) page_became_empty(pg);
+    return;
+  }
+  free_remote(pg, b);
+}
+
+}  // namespace keel::alloc::detail
