@@ -9,5 +9,6 @@ namespace keel::tool {
 inline int exit_status = 0;
 
 void add_bench_command(CLI::App& app);
+void add_json_command(CLI::App& app);
 
 }  // namespace keel::tool

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
 #ifdef KEEL_WITH_BENCH
   keel::tool::add_bench_command(app);
 #endif
+  keel::tool::add_json_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

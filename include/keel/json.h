@@ -1,0 +1,15 @@
+// keel::json — a validating SIMD JSON parser (AVX-512 / AVX2 / scalar, chosen at run time), an
+// immutable compact DOM and a writer.
+//
+//   keel::json::parser p;                      // reuse it: steady-state parses allocate nothing
+//   auto root = p.parse(text);                 // result<value>: check root.ok() / root.err()
+//   auto name = root->find("name");            // result<value>
+//   std::string_view s = *name->get<std::string_view>();
+//   auto out = keel::json::write(*root, {.pretty = true});
+#pragma once
+
+#include "keel/json/document.h"
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+#include "keel/json/writer.h"

@@ -1,0 +1,35 @@
+// keel::json writer: minified or pretty JSON text from a DOM value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+
+namespace keel::json {
+
+// A writer keeps its output buffer between calls: writing into a reused writer allocates nothing
+// once the buffer is large enough. The returned text is valid until the next write.
+class writer {
+ public:
+  explicit writer(const write_options& options = {}) : options_(options) {}
+  write_options& options() noexcept { return options_; }
+  result<std::string_view> write(const value& v) noexcept;
+
+ private:
+  write_options options_;
+  std::unique_ptr<char[]> buf_;
+  std::size_t capacity_ = 0;
+  std::vector<const detail::node*> stack_;  // open containers
+};
+
+// Convenience: the text in a new string.
+result<std::string> write(const value& v, const write_options& options = {});
+
+}  // namespace keel::json

@@ -1,0 +1,99 @@
+// AVX2 block primitives (two 32-byte halves per 64-byte block). Compile with -mavx2 -mpclmul
+// -mbmi -mbmi2 -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "keel/json/options.h"
+
+namespace keel::json::detail {
+
+struct isa_avx2 {
+  static constexpr json::isa id = json::isa::avx2;
+  struct block {
+    __m256i lo, hi;
+  };
+  static block load(const std::uint8_t* p) noexcept {
+    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))};
+  }
+  static std::uint64_t bits(__m256i lo, __m256i hi) noexcept {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))) << 32);
+  }
+  static std::uint64_t eq(const block& b, std::uint8_t c) noexcept {
+    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
+    return bits(_mm256_cmpeq_epi8(b.lo, k), _mm256_cmpeq_epi8(b.hi, k));
+  }
+  static std::uint64_t control(const block& b) noexcept {
+    const __m256i k = _mm256_set1_epi8(0x1f);
+    return bits(_mm256_cmpeq_epi8(_mm256_min_epu8(b.lo, k), b.lo),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(b.hi, k), b.hi));
+  }
+  static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
+  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
+    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
+    const __m256i s = _mm256_set1_epi8(0x20);
+    return bits(_mm256_cmpeq_epi8(_mm256_or_si256(b.lo, s), k),
+                _mm256_cmpeq_epi8(_mm256_or_si256(b.hi, s), k));
+  }
+  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
+  static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
+    const __m256i ws_table =
+        _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0, ' ', 0, 0, 0, 0,
+                         0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
+    const __m256i op_table =
+        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0, 0, 0, 0, 0, 0, 0,
+                         0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
+    const __m256i s = _mm256_set1_epi8(0x20);
+    ws = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.lo), b.lo),
+              _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.hi), b.hi));
+    const __m256i lo = _mm256_or_si256(b.lo, s), hi = _mm256_or_si256(b.hi, s);
+    ops = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, lo), lo),
+               _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, hi), hi));
+  }
+  static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+    const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
+    return static_cast<std::uint64_t>(
+        _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
+  }
+  // Vector primitives for the UTF-8 check (utf8_check.h): two registers per block.
+  static constexpr bool kVectorUtf8 = true;
+  using vec = __m256i;
+  static constexpr int kVecs = 2;
+  static vec part(const block& b, int k) noexcept { return k == 0 ? b.lo : b.hi; }
+  static vec zero() noexcept { return _mm256_setzero_si256(); }
+  static vec splat(std::uint8_t c) noexcept { return _mm256_set1_epi8(static_cast<char>(c)); }
+  static vec table(const std::uint8_t (&t)[16]) noexcept {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+  }
+  static vec lookup(vec table16, vec nibbles) noexcept {
+    return _mm256_shuffle_epi8(table16, nibbles);
+  }
+  static vec high_nibble(vec v) noexcept {
+    return _mm256_and_si256(_mm256_srli_epi16(v, 4), splat(0x0f));
+  }
+  static vec low_nibble(vec v) noexcept { return _mm256_and_si256(v, splat(0x0f)); }
+  static vec and_(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
+  static vec or_(vec a, vec b) noexcept { return _mm256_or_si256(a, b); }
+  static vec xor_(vec a, vec b) noexcept { return _mm256_xor_si256(a, b); }
+  static vec subs(vec a, vec b) noexcept { return _mm256_subs_epu8(a, b); }
+  static bool any(vec v) noexcept { return !_mm256_testz_si256(v, v); }
+  template <int N>
+  static vec prev(vec cur, vec prv) noexcept {
+    return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prv, cur, 0x21), 16 - N);
+  }
+
+  static constexpr std::size_t kChunk = 32;
+  static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
+    return static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))));
+  }
+};
+
+}  // namespace keel::json::detail

@@ -1,0 +1,112 @@
+// AVX-512 (F + BW + VL) block primitives: one 64-byte register per block, compares straight
+// into mask registers. Compile with -mavx512f -mavx512bw -mavx512vl -mpclmul -mbmi -mbmi2
+// -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "keel/json/options.h"
+
+namespace keel::json::detail {
+
+struct isa_avx512 {
+  static constexpr json::isa id = json::isa::avx512;
+  struct block {
+    __m512i v;
+  };
+  static block load(const std::uint8_t* p) noexcept { return {_mm512_loadu_si512(p)}; }
+  static std::uint64_t eq(const block& b, std::uint8_t c) noexcept {
+    return _mm512_cmpeq_epi8_mask(b.v, _mm512_set1_epi8(static_cast<char>(c)));
+  }
+  static std::uint64_t control(const block& b) noexcept {
+    return _mm512_cmple_epu8_mask(b.v, _mm512_set1_epi8(0x1f));
+  }
+  static std::uint64_t high(const block& b) noexcept { return _mm512_movepi8_mask(b.v); }
+  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
+    return _mm512_cmpeq_epi8_mask(_mm512_or_si512(b.v, _mm512_set1_epi8(0x20)),
+                                  _mm512_set1_epi8(static_cast<char>(c)));
+  }
+  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
+  static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
+    ws = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_load_si512(kWsTable), b.v), b.v);
+    const __m512i x = _mm512_or_si512(b.v, _mm512_set1_epi8(0x20));
+    ops = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_load_si512(kOpTable), x), x);
+  }
+  // The 16-entry tables, once per 128-bit lane.
+#define KEEL_JSON_LANE(...) __VA_ARGS__, __VA_ARGS__, __VA_ARGS__, __VA_ARGS__
+  alignas(64) static constexpr std::uint8_t kWsTable[64] = {
+      KEEL_JSON_LANE(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0)};
+  alignas(64) static constexpr std::uint8_t kOpTable[64] = {
+      KEEL_JSON_LANE(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0)};
+#undef KEEL_JSON_LANE
+  static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+    const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
+    return static_cast<std::uint64_t>(
+        _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
+  }
+  // Vector primitives for the UTF-8 check (utf8_check.h): one register per block.
+  static constexpr bool kVectorUtf8 = true;
+  using vec = __m512i;
+  static constexpr int kVecs = 1;
+  static vec part(const block& b, int) noexcept { return b.v; }
+  static vec zero() noexcept { return _mm512_setzero_si512(); }
+  static vec splat(std::uint8_t c) noexcept { return _mm512_set1_epi8(static_cast<char>(c)); }
+  static vec table(const std::uint8_t (&t)[16]) noexcept {
+    // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
+    return _mm512_maskz_broadcast_i32x4(0xffff,
+                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+  }
+  static vec lookup(vec table16, vec nibbles) noexcept {
+    return _mm512_shuffle_epi8(table16, nibbles);
+  }
+  static vec high_nibble(vec v) noexcept {
+    return _mm512_and_si512(_mm512_srli_epi16(v, 4), splat(0x0f));
+  }
+  static vec low_nibble(vec v) noexcept { return _mm512_and_si512(v, splat(0x0f)); }
+  static vec and_(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
+  static vec or_(vec a, vec b) noexcept { return _mm512_or_si512(a, b); }
+  static vec xor_(vec a, vec b) noexcept { return _mm512_xor_si512(a, b); }
+  static vec subs(vec a, vec b) noexcept { return _mm512_subs_epu8(a, b); }
+  static bool any(vec v) noexcept { return _mm512_test_epi8_mask(v, v) != 0; }
+  // Bytes of the concatenation prev:cur shifted right so that byte i is cur[i - N].
+  template <int N>
+  static vec prev(vec cur, vec prv) noexcept {
+    return _mm512_alignr_epi8(cur, _mm512_maskz_alignr_epi64(0xff, cur, prv, 6), 16 - N);
+  }
+
+  // Structural positions as 32-bit offsets: one compress per 16 bits of the mask, no branch on
+  // the count. Stores whole 64-byte registers (room: kIndexSlack).
+  static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
+    const __m512i pos =
+        _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    // The four store offsets are independent of one another (no chain through `out`).
+    const int c0 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffff));
+    const int c01 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffffffff));
+    const int c012 = __builtin_popcountll(m & 0xffffffffffffULL);
+    std::uint32_t* o = out;
+    _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), pos));
+    _mm512_storeu_si512(o + c0,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 16),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(16))));
+    _mm512_storeu_si512(o + c01,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 32),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(32))));
+    _mm512_storeu_si512(o + c012,
+                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 48),
+                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(48))));
+    out = o + __builtin_popcountll(m);
+  }
+
+  static constexpr std::size_t kChunk = 64;
+  static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    const __m512i v = _mm512_loadu_si512(src);
+    _mm512_storeu_si512(dst, v);
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+  }
+};
+
+}  // namespace keel::json::detail

@@ -1,0 +1,711 @@
+// The parser, written once over an ISA traits type I (isa_scalar.h, isa_avx2.h, isa_avx512.h)
+// and instantiated in parse_<isa>.cpp, each compiled with its own instruction-set flags.
+//
+// Stage 1 reads the input in 64-byte blocks and, with bit masks, finds every structural
+// character ({ } [ ] , : and both quotes of each string) and the first byte of every other token
+// outside strings; it validates UTF-8 and rejects unescaped control characters inside strings.
+// Stage 2 walks those positions with an explicit stack, checks the grammar and writes the DOM
+// nodes (docs/json-dom.md): numbers converted, strings unescaped into the string area.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <fast_float/fast_float.h>
+
+#include "json/parse_state.h"
+#include "json/utf8.h"
+#include "json/utf8_check.h"
+
+#define KEEL_JSON_INLINE inline __attribute__((always_inline))
+
+namespace keel::json::detail {
+namespace {
+
+// ---------------------------------------------------------------------------------- stage 1
+
+inline constexpr std::uint64_t kEvenBits = 0x5555555555555555ULL;
+inline constexpr std::uint64_t kOddBits = ~kEvenBits;
+
+// Appends base + position of every set bit of m. Writes in groups of 8 (room: kIndexSlack).
+inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
+  const int cnt = std::popcount(m);
+  std::uint32_t* o = out;
+  for (int k = 0; k < 8; ++k) {
+    o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+    m &= m - 1;
+  }
+  if (cnt > 8) {
+    for (int k = 8; k < 16; ++k) {
+      o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+      m &= m - 1;
+    }
+    for (int k = 16; k < cnt; ++k) {
+      o[k] = base + static_cast<std::uint32_t>(std::countr_zero(m));
+      m &= m - 1;
+    }
+  }
+  out = o + cnt;
+}
+
+struct no_utf8_check {};
+
+template <class I>
+struct stage1 {
+  // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
+  [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
+  std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
+  std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
+  std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
+  std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
+
+  // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
+  std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
+    const std::uint64_t carried = prev_escaped;
+    bs &= ~carried;  // an escaped backslash neither starts nor continues a run
+    const std::uint64_t starts = bs & ~(bs << 1);
+    const std::uint64_t even_ends = (bs + (starts & kEvenBits)) & ~bs;
+    const std::uint64_t odd_ends = (bs + (starts & kOddBits)) & ~bs;
+    // A run starting on an even bit escapes the byte after it when it ends on an odd bit, etc.
+    const std::uint64_t escaped = (even_ends & kOddBits) | (odd_ends & kEvenBits) | carried;
+    prev_escaped = static_cast<std::uint64_t>(std::countl_one(bs) & 1);
+    return escaped;
+  }
+
+  // Returns false (and sets st.s1_*) on the first error in this block.
+  bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
+             std::uint32_t*& out) noexcept {
+    const typename I::block b = I::load(p);
+    const std::uint64_t bs = I::eq(b, '\\');
+    const std::uint64_t q = I::eq(b, '"');
+    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs) : 0;
+    const std::uint64_t quotes = q & ~escaped;
+    const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
+    prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+    const std::uint64_t bad_ctrl = I::control(b) & in_string;
+    std::uint64_t ops, ws;
+    I::classify(b, ws, ops);
+    const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
+    const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
+    prev_scalar = scalar >> 63;
+    // UTF-8 and control characters; when a block has both errors the earlier one is reported.
+    std::size_t bad_utf8 = kNone;
+    if (!st.opt->allow_invalid_utf8) {
+      std::uint64_t hi = I::high(b);
+      if constexpr (I::kVectorUtf8) {
+        if (hi == 0) {
+          utf8.ascii();
+        } else {
+          for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+        }
+        if (I::any(utf8.error)) [[unlikely]]
+          bad_utf8 = utf8_locate(st, base);
+      } else if (hi) {
+        if (utf8_resume > base)
+          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+        const std::uint8_t* end = st.buf + st.len;
+        while (hi) {
+          const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
+          const std::size_t n = utf8_sequence(st.buf + pos, end);
+          if (n == 0) {
+            bad_utf8 = pos;
+            break;
+          }
+          utf8_resume = pos + n;
+          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+        }
+      }
+    }
+    // The block's positions are kept even when it has an error: those before the error still
+    // count (an earlier grammar error wins), run() drops the rest.
+    const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
+    if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
+      I::flatten(out, static_cast<std::uint32_t>(base),
+                 structurals);  // the ISA's own (AVX-512 compress)
+    } else {
+      flatten(out, static_cast<std::uint32_t>(base), structurals);
+    }
+    if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
+      const std::size_t at_ctrl =
+          bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
+      if (at_ctrl < bad_utf8) return fail(st, error_code::control_character, at_ctrl);
+      return fail(st, error_code::invalid_utf8, bad_utf8);
+    }
+    return true;
+  }
+
+  static constexpr std::size_t kNone = ~std::size_t{0};
+
+  // The vector check flagged the block at `base` (or an unfinished sequence before it): the
+  // first bad byte, found with the scalar validator starting in step at a lead byte in the block
+  // before (everything earlier passed).
+  static std::size_t utf8_locate(const parse_state& st, std::size_t base) noexcept {
+    std::size_t pos = base >= 64 ? base - 64 : 0;
+    for (int back = 0; pos > 0 && back < 3 && (st.buf[pos] & 0xc0) == 0x80; ++back) --pos;
+    const std::uint8_t* end = st.buf + st.len;
+    while (pos < st.len) {
+      if (st.buf[pos] < 0x80) {
+        ++pos;
+        continue;
+      }
+      const std::size_t n = utf8_sequence(st.buf + pos, end);
+      if (n == 0) return pos;
+      pos += n;
+    }
+    return base;  // not reached: the vector check found an error
+  }
+
+  static bool fail(parse_state& st, error_code c, std::size_t off) noexcept {
+    st.s1_error = c;
+    st.s1_offset = off;
+    return false;
+  }
+
+  // Fills st.idx / st.n_idx. Stage-1 errors stop the scan and drop the indices at or after them.
+  void run(parse_state& st) noexcept {
+    std::uint32_t* out = st.idx;
+    const std::size_t full = st.len & ~std::size_t{63};
+    bool ok = true;
+    std::size_t base = 0;
+    for (; base < full; base += 64) {
+      if (!block(st, st.buf + base, base, out)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && base < st.len) {
+      alignas(64) std::uint8_t tail[64];
+      std::memset(tail, ' ', 64);
+      std::memcpy(tail, st.buf + base, st.len - base);
+      ok = block(st, tail, base, out);
+    }
+    if constexpr (I::kVectorUtf8) {
+      // A sequence cut off by the end of the input (when no padded block followed it).
+      if (ok && !st.opt->allow_invalid_utf8) {
+        utf8.ascii();
+        if (I::any(utf8.error))
+          ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
+      }
+    }
+    std::size_t n = static_cast<std::size_t>(out - st.idx);
+    if (ok && prev_in_string) {
+      // The unterminated string starts at the last quote recorded.
+      std::size_t k = n;
+      while (k > 0 && st.buf[st.idx[k - 1]] != '"') --k;
+      st.s1_error = error_code::unterminated_string;
+      st.s1_offset = k > 0 ? st.idx[k - 1] : 0;
+    }
+    if (st.s1_error != error_code::ok) {
+      while (n > 0 && st.idx[n - 1] >= st.s1_offset) --n;
+    }
+    st.n_idx = n;
+  }
+};
+
+// ---------------------------------------------------------------------------------- stage 2
+
+// Bytes that may continue a bare token (anything but whitespace, structural characters, quotes).
+struct token_table {
+  bool t[256];
+  constexpr token_table() : t() {
+    for (int c = 0; c < 256; ++c) t[c] = true;
+    for (unsigned char c : {' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"'}) t[c] = false;
+  }
+};
+inline constexpr token_table kTokenChar{};
+
+inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
+
+inline constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+inline std::int32_t hex4(const std::uint8_t* p) noexcept {
+  std::int32_t v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const std::uint8_t c = p[k];
+    std::int32_t d;
+    if (is_digit(c))
+      d = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+      d = (c | 0x20) - 'a' + 10;
+    else
+      return -1;
+    v = (v << 4) | d;
+  }
+  return v;
+}
+
+template <class I>
+struct stage2 {
+  parse_state& st;
+  const std::uint8_t* buf;
+  std::size_t len;
+  const std::uint32_t* idx;
+  std::size_t n;
+  node* nodes;
+  node* out;
+  std::uint8_t* sbase;
+  std::uint8_t* sout;
+
+  bool fail(error_code c, std::size_t off) noexcept {
+    st.code = c;
+    st.offset = off;
+    return false;
+  }
+
+  // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
+  KEEL_JSON_INLINE bool string(std::size_t i) noexcept {
+    // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
+    if (i + 1 >= n) return fail(error_code::unexpected_end, len);
+    const std::uint8_t* src = buf + idx[i] + 1;
+    const std::uint8_t* const end = buf + idx[i + 1];
+    const std::uint8_t* const buf_end = buf + len;
+    std::uint8_t* const start = sout;
+    std::uint8_t* dst = sout;
+    for (;;) {
+      if (src + I::kChunk <= buf_end) {
+        std::uint64_t m = I::copy_chunk(src, dst);
+        const std::size_t remain = static_cast<std::size_t>(end - src);
+        if (remain <= I::kChunk) {
+          if (remain < 64) m &= (1ULL << remain) - 1;
+          if (!m) {
+            dst += remain;
+            break;
+          }
+        } else if (!m) {
+          src += I::kChunk;
+          dst += I::kChunk;
+          continue;
+        }
+        const int b = std::countr_zero(m);
+        src += b;
+        dst += b;
+      } else {
+        while (src < end && *src != '\\') *dst++ = *src++;
+        if (src == end) break;
+      }
+      if (!escape(src, end, dst)) return false;
+      if (src == end) break;
+    }
+    const std::size_t length = static_cast<std::size_t>(dst - start);
+    *dst++ = 0;
+    out->tag = tag_of(type::string, length);
+    out->data = static_cast<std::uint64_t>(start - sbase);
+    ++out;
+    sout = dst;
+    return true;
+  }
+
+  // src points at a backslash inside [.., end).
+  bool escape(const std::uint8_t*& src, const std::uint8_t* end, std::uint8_t*& dst) noexcept {
+    const std::size_t at = static_cast<std::size_t>(src - buf);
+    switch (src[1]) {
+      case '"':
+        *dst++ = '"';
+        break;
+      case '\\':
+        *dst++ = '\\';
+        break;
+      case '/':
+        *dst++ = '/';
+        break;
+      case 'b':
+        *dst++ = '\b';
+        break;
+      case 'f':
+        *dst++ = '\f';
+        break;
+      case 'n':
+        *dst++ = '\n';
+        break;
+      case 'r':
+        *dst++ = '\r';
+        break;
+      case 't':
+        *dst++ = '\t';
+        break;
+      case 'u': {
+        if (end - src < 6) return fail(error_code::invalid_escape, at);
+        std::int32_t cp = hex4(src + 2);
+        if (cp < 0) return fail(error_code::invalid_escape, at);
+        if (cp >= 0xd800 && cp < 0xdc00) {
+          if (end - src < 12 || src[6] != '\\' || src[7] != 'u')
+            return fail(error_code::invalid_surrogate, at);
+          const std::int32_t lo = hex4(src + 8);
+          if (lo < 0) return fail(error_code::invalid_escape, at + 6);
+          if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          src += 6;
+        } else if (cp >= 0xdc00 && cp < 0xe000) {
+          return fail(error_code::invalid_surrogate, at);
+        }
+        dst += utf8_encode(static_cast<std::uint32_t>(cp), dst);
+        src += 6;
+        return true;
+      }
+      default:
+        return fail(error_code::invalid_escape, at);
+    }
+    src += 2;
+    return true;
+  }
+
+  // A bare token (number or literal) at idx[i]. Its readers run until a byte that cannot continue
+  // the token and may look up to 16 bytes ahead: a token that is the last one, or whose following
+  // structural byte is within 16 bytes of the end, is parsed from a padded copy.
+  KEEL_JSON_INLINE bool scalar(std::size_t i) noexcept {
+    const std::size_t off = idx[i];
+    if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
+      const std::size_t tl = len - off;
+      std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
+      std::memcpy(tmp, buf + off, tl);
+      std::memset(tmp + tl, ' ', 64);
+      return scalar_at(tmp, off, tl);
+    }
+    return scalar_at(buf + off, off, len - off);
+  }
+
+  bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
+               std::size_t wl) noexcept {
+    return avail >= wl && std::memcmp(p, word, wl) == 0 && (avail == wl || !kTokenChar.t[p[wl]]);
+  }
+
+  KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off,
+                                  std::size_t avail) noexcept {
+    // Numbers first, with one branch for both signs (a switch would mispredict on '-' vs digit).
+    if (is_digit(*p) | ((*p == '-') & (p[1] != 'I'))) return number(p, off);
+    switch (*p) {
+      case 't':
+        if (!literal(p, avail, "true", 4)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::boolean, 0), 1};
+        return true;
+      case 'f':
+        if (!literal(p, avail, "false", 5)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::boolean, 0), 0};
+        return true;
+      case 'n':
+        if (!literal(p, avail, "null", 4)) return fail(error_code::invalid_literal, off);
+        *out++ = {tag_of(type::null, 0), 0};
+        return true;
+      case 'N':
+        if (!st.opt->allow_nan_inf || !literal(p, avail, "NaN", 3))
+          return fail(error_code::invalid_literal, off);
+        return put_double(std::numeric_limits<double>::quiet_NaN());
+      case 'I':
+        if (!st.opt->allow_nan_inf || !literal(p, avail, "Infinity", 8))
+          return fail(error_code::invalid_literal, off);
+        return put_double(std::numeric_limits<double>::infinity());
+      case '-':  // "-I..."
+        if (!st.opt->allow_nan_inf || !literal(p, avail, "-Infinity", 9))
+          return fail(error_code::invalid_literal, off);
+        return put_double(-std::numeric_limits<double>::infinity());
+      default:
+        return fail(error_code::unexpected_character, off);
+    }
+  }
+
+  KEEL_JSON_INLINE bool put_double(double d) noexcept {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    *out++ = {tag_of(type::double_, 0), bits};
+    return true;
+  }
+
+  // Per byte of v (8 bytes of input): 0x33 where the byte is an ASCII digit. A carry out of a
+  // byte >= 0xfa only disturbs the bytes after it, which the callers ignore.
+  static std::uint64_t digit_marks(std::uint64_t v) noexcept {
+    return (v & 0xf0f0f0f0f0f0f0f0ULL) |
+           (((v + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
+  }
+  // The value of eight ASCII digits (first digit in the lowest byte), by SWAR multiplies.
+  static std::uint32_t eight_value(std::uint64_t v) noexcept {
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8);
+    v = (((v & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
+         (((v >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
+        32;
+    return static_cast<std::uint32_t>(v);
+  }
+  // Digits at p accumulated into m (wrapping beyond 19 digits; callers check the count), eight
+  // at a time, then the last 0-7 in one step. Reads 8 bytes past the last digit at most.
+  KEEL_JSON_INLINE static const std::uint8_t* digits(const std::uint8_t* p,
+                                                     std::uint64_t& m) noexcept {
+    static constexpr std::uint32_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    for (;;) {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      const std::uint64_t other = digit_marks(v) ^ 0x3333333333333333ULL;
+      if (other == 0) {
+        m = m * 100000000 + eight_value(v);
+        p += 8;
+        continue;
+      }
+      const int k = std::countr_zero(other) >> 3;  // leading digits in v
+      if (k) {
+        // Keep the k digits as the high bytes, pad the low bytes with '0'.
+        const std::uint64_t w = (v << (64 - 8 * k)) | (0x3030303030303030ULL >> (8 * k));
+        m = m * kScale[k] + eight_value(w);
+        p += k;
+      }
+      return p;
+    }
+  }
+
+  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past
+  // the token are readable (see scalar()).
+  KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
+    const std::uint8_t* p = s;
+    const bool neg = *p == '-';
+    p += neg;
+    const std::uint8_t* const int_start = p;
+    std::uint64_t m = 0;
+    if (*p == '0') {
+      ++p;
+    } else if (is_digit(*p)) {
+      p = digits(p, m);
+    } else {
+      return fail(error_code::invalid_number, off);
+    }
+    const std::size_t int_digits = static_cast<std::size_t>(p - int_start);
+    bool is_float = false;
+    std::size_t frac_digits = 0;
+    if (*p == '.') {
+      ++p;
+      if (!is_digit(*p)) return fail(error_code::invalid_number, off);
+      const std::uint8_t* f = p;
+      p = digits(p, m);
+      frac_digits = static_cast<std::size_t>(p - f);
+      is_float = true;
+    }
+    std::int64_t exp = 0;
+    if ((*p | 0x20) == 'e') {
+      ++p;
+      bool eneg = false;
+      if (*p == '+' || *p == '-') {
+        eneg = *p == '-';
+        ++p;
+      }
+      if (!is_digit(*p)) return fail(error_code::invalid_number, off);
+      while (is_digit(*p)) {
+        if (exp < 100000000) exp = exp * 10 + (*p - '0');
+        ++p;
+      }
+      if (eneg) exp = -exp;
+      is_float = true;
+    }
+    if (kTokenChar.t[*p]) return fail(error_code::invalid_number, off);
+    if (!is_float) {
+      if (int_digits <= 19) {
+        if (!neg) {
+          *out++ = {
+              tag_of(m <= static_cast<std::uint64_t>(INT64_MAX) ? type::int64 : type::uint64, 0),
+              m};
+          return true;
+        }
+        if (m <= (1ULL << 63)) {
+          *out++ = {tag_of(type::int64, 0), ~m + 1};
+          return true;
+        }
+      } else if (int_digits == 20 && !neg) {
+        // Recompute with overflow checks: 20 digits may still fit uint64_t.
+        std::uint64_t v = 0;
+        bool over = false;
+        for (const std::uint8_t* d = int_start; d < int_start + 20; ++d) {
+          over |= __builtin_mul_overflow(v, 10u, &v);
+          over |= __builtin_add_overflow(v, static_cast<std::uint64_t>(*d - '0'), &v);
+        }
+        if (!over) {
+          *out++ = {tag_of(type::uint64, 0), v};
+          return true;
+        }
+      }
+      if (st.opt->big_integers_as_raw) {
+        const std::size_t tl = static_cast<std::size_t>(p - s);
+        std::memcpy(sout, s, tl);
+        *out++ = {tag_of(type::raw_number, tl), static_cast<std::uint64_t>(sout - sbase)};
+        sout[tl] = 0;
+        sout += tl + 1;
+        return true;
+      }
+    } else if (int_digits + frac_digits <= 19) {
+      // m holds every digit exactly: value = m * 10^e10.
+      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
+      if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+        // Both m and the power of ten are exact doubles: one correctly rounded operation.
+        double d = static_cast<double>(m);
+        d = e10 < 0 ? d / kPow10[-e10] : d * kPow10[e10];
+        return put_double(neg ? -d : d);
+      }
+      // Eisel-Lemire (fast_float's compute_float); power2 < 0 means it could not decide.
+      const fast_float::adjusted_mantissa am =
+          fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
+      if (am.power2 >= 0) {
+        if (am.power2 == fast_float::binary_format<double>::infinite_power())
+          return fail(error_code::number_out_of_range, off);
+        double d;
+        fast_float::to_float(neg, am, d);
+        return put_double(d);
+      }
+    }
+    double d = 0;
+    const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
+                                          reinterpret_cast<const char*>(p), d);
+    if (r.ptr != reinterpret_cast<const char*>(p)) return fail(error_code::invalid_number, off);
+    if (!std::isfinite(d)) return fail(error_code::number_out_of_range, off);
+    return put_double(d);
+  }
+
+  // The grammar over the structural indices. The innermost open container (its first node,
+  // kind and element count) lives in locals; the stack keeps the enclosing ones.
+  bool run() noexcept {
+    const parse_options& opt = *st.opt;
+    const std::size_t max_depth = opt.max_depth;
+    // Nesting is bounded by the input too: each level needs an opening byte.
+    const std::size_t stack_cap = (max_depth < n ? max_depth : n) + 1;
+    std::uint64_t* const stack = st.stack(2 * stack_cap);
+    std::size_t depth = 0;
+    std::size_t i = 0;
+    std::uint64_t cur_start = 0, cur_count = 0;
+    bool cur_obj = false;
+    auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
+    auto bad = [&](std::size_t k) {
+      return k >= n ? fail(error_code::unexpected_end, len)
+                    : fail(error_code::unexpected_character, idx[k]);
+    };
+
+    if (n == 0) return fail(error_code::empty_document, len);
+  value:
+    switch (ch(i)) {
+      case '{':
+      case '[': {
+        if (depth >= max_depth) return fail(error_code::depth_exceeded, idx[i]);
+        stack[2 * depth] = (cur_start << 1) | cur_obj;
+        stack[2 * depth + 1] = cur_count;
+        ++depth;
+        cur_obj = buf[idx[i]] == '{';
+        cur_start = static_cast<std::uint64_t>(out - nodes);
+        cur_count = 0;
+        ++out;
+        ++i;
+        if (cur_obj) {
+          if (ch(i) == '}') {
+            ++i;
+            goto close;
+          }
+          goto key;
+        }
+        if (ch(i) == ']') {
+          ++i;
+          goto close;
+        }
+        goto value;
+      }
+      case '"':
+        if (!string(i)) return false;
+        i += 2;
+        goto after_value;
+      case 0:
+      case ']':
+      case '}':
+      case ',':
+      case ':':
+        return bad(i);
+      default:
+        if (!scalar(i)) return false;
+        ++i;
+        goto after_value;
+    }
+  key:
+    if (ch(i) != '"') return bad(i);
+    if (!string(i)) return false;
+    i += 2;
+    if (ch(i) != ':') return bad(i);
+    ++i;
+    goto value;
+  after_value:
+    if (depth == 0) goto done;
+    ++cur_count;
+    if (cur_obj) {
+      const std::uint8_t c = ch(i++);
+      if (c == ',') {
+        if (opt.allow_trailing_commas && ch(i) == '}') {
+          ++i;
+          goto close;
+        }
+        goto key;
+      }
+      if (c == '}') goto close;
+      return bad(i - 1);
+    } else {
+      const std::uint8_t c = ch(i++);
+      if (c == ',') {
+        if (opt.allow_trailing_commas && ch(i) == ']') {
+          ++i;
+          goto close;
+        }
+        goto value;
+      }
+      if (c == ']') goto close;
+      return bad(i - 1);
+    }
+  close : {
+    node* const start = nodes + cur_start;
+    start->tag = tag_of(cur_obj ? type::object : type::array, cur_count);
+    start->data = static_cast<std::uint64_t>(out - start);
+    --depth;
+    cur_start = stack[2 * depth] >> 1;
+    cur_obj = stack[2 * depth] & 1;
+    cur_count = stack[2 * depth + 1];
+    goto after_value;
+  }
+  done:
+    if (i < n) {
+      if (!opt.stop_after_first) return fail(error_code::trailing_content, idx[i]);
+      st.consumed = idx[i];
+    } else {
+      st.consumed = len;
+    }
+    if (opt.stop_after_first && i > 0) {
+      // End of the value: after its last token.
+      const std::size_t last = idx[i - 1];
+      const std::uint8_t c = buf[last];
+      std::size_t e = last + 1;
+      if (c != '}' && c != ']' && c != '"') {
+        while (e < len && kTokenChar.t[buf[e]]) ++e;
+      }
+      st.consumed = e;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+// Both stages; the result (or error) is left in st.
+template <class I>
+void parse_document(parse_state& st) noexcept {
+  stage1<I> s1;
+  s1.run(st);
+  node* nodes = st.nodes(st.n_idx + 1);
+  std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
+  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, nodes, nodes, strings, strings};
+  const bool ok = s2.run();
+  if (st.s1_error != error_code::ok) {
+    // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
+    // the first value was wanted) that value ended before it.
+    if (!ok ? st.offset >= st.s1_offset : !st.opt->stop_after_first) {
+      st.code = st.s1_error;
+      st.offset = st.s1_offset;
+      return;
+    }
+  }
+  if (!ok) return;
+  st.finish(static_cast<std::size_t>(s2.out - nodes), static_cast<std::size_t>(s2.sout - strings));
+}
+
+}  // namespace keel::json::detail

@@ -1,0 +1,47 @@
+// The state one parse shares between parser.cpp (buffers, options, errors) and the per-ISA
+// kernels (parse_kernels.h). No SIMD types here: every translation unit includes it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "keel/json/document.h"
+
+namespace keel::json::detail {
+
+struct parse_state {
+  const std::uint8_t* buf = nullptr;  // input, after a skipped BOM / stripped comments
+  std::size_t len = 0;
+  const parse_options* opt = nullptr;
+  parser* owner = nullptr;
+  document* doc = nullptr;
+
+  std::uint32_t* idx = nullptr;  // structural indices (capacity len + kIndexSlack)
+  std::size_t n_idx = 0;
+  error_code s1_error = error_code::ok;  // stage 1 stopped here (indices at or after it dropped)
+  std::size_t s1_offset = 0;
+
+  error_code code = error_code::ok;  // the result
+  std::size_t offset = 0;
+  std::size_t consumed = 0;
+
+  // Buffers owned by the parser / document, grown (never shrunk) on demand.
+  node* nodes(std::size_t n);           // room for n nodes
+  char* strings(std::size_t n);         // room for n bytes
+  std::uint64_t* stack(std::size_t n);  // room for n words
+  char* scratch(std::size_t n);         // room for n bytes
+  void finish(std::size_t node_count, std::size_t string_bytes) noexcept;
+};
+
+inline constexpr std::size_t kIndexSlack = 72;   // flatten() writes up to 64 past the count
+inline constexpr std::size_t kStringSlack = 80;  // string copies write whole 64-byte chunks
+
+using kernel_fn = void (*)(parse_state&);
+void parse_scalar(parse_state& st);
+void parse_avx2(parse_state& st);
+void parse_avx512(parse_state& st);
+
+// options.cpp: KEEL_JSON_ISA, read once.
+isa env_isa() noexcept;
+
+}  // namespace keel::json::detail

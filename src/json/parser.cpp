@@ -1,0 +1,163 @@
+// The parser front: buffers, the kernel choice, BOM and comment handling, error positions.
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "json/parse_state.h"
+
+namespace keel::json {
+namespace detail {
+namespace {
+
+template <class T>
+T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) {
+  if (n > cap) {
+    // Grow by at least half again so slowly growing inputs do not reallocate every time.
+    std::size_t want = n + n / 2;
+    p = std::make_unique_for_overwrite<T[]>(want);
+    cap = want;
+  }
+  return p.get();
+}
+
+kernel_fn kernel_for(isa which) {
+  switch (which) {
+    case isa::avx512:
+      return parse_avx512;
+    case isa::avx2:
+      return parse_avx2;
+    default:
+      return parse_scalar;
+  }
+}
+
+// Replaces // and /* */ comments (outside strings) with spaces in dst; offsets are preserved.
+// Returns the offset of an unterminated block comment, or SIZE_MAX.
+std::size_t strip_comments(const std::uint8_t* src, std::size_t len, std::uint8_t* dst) {
+  std::memcpy(dst, src, len);
+  std::size_t i = 0;
+  while (i < len) {
+    const std::uint8_t c = dst[i];
+    if (c == '"') {
+      ++i;
+      while (i < len && dst[i] != '"') i += dst[i] == '\\' ? 2 : 1;
+      ++i;
+    } else if (c == '/' && i + 1 < len && dst[i + 1] == '/') {
+      while (i < len && dst[i] != '\n') dst[i++] = ' ';
+    } else if (c == '/' && i + 1 < len && dst[i + 1] == '*') {
+      const std::size_t start = i;
+      dst[i] = dst[i + 1] = ' ';
+      i += 2;
+      for (;;) {
+        if (i + 1 >= len) return start;
+        if (dst[i] == '*' && dst[i + 1] == '/') {
+          dst[i] = dst[i + 1] = ' ';
+          i += 2;
+          break;
+        }
+        if (dst[i] != '\n') dst[i] = ' ';
+        ++i;
+      }
+    } else {
+      ++i;
+    }
+  }
+  return std::numeric_limits<std::size_t>::max();
+}
+
+error located(const std::uint8_t* data, std::size_t size, error_code code, std::size_t offset) {
+  error e;
+  e.code = code;
+  e.offset = offset;
+  e.line = 1;
+  std::size_t line_start = 0;
+  const std::size_t end = offset < size ? offset : size;
+  const std::uint8_t* p = data;
+  while (const void* q = std::memchr(p, '\n', static_cast<std::size_t>(data + end - p))) {
+    ++e.line;
+    p = static_cast<const std::uint8_t*>(q) + 1;
+    line_start = static_cast<std::size_t>(p - data);
+  }
+  e.column = offset - line_start + 1;
+  return e;
+}
+
+}  // namespace
+
+node* parse_state::nodes(std::size_t n) { return grow(doc->nodes_, doc->node_capacity_, n); }
+char* parse_state::strings(std::size_t n) { return grow(doc->strings_, doc->string_capacity_, n); }
+std::uint64_t* parse_state::stack(std::size_t n) {
+  return grow(owner->stack_, owner->stack_capacity_, n);
+}
+char* parse_state::scratch(std::size_t n) {
+  return grow(owner->scratch_, owner->scratch_capacity_, n);
+}
+void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexcept {
+  doc->node_count_ = node_count;
+  doc->string_bytes_ = string_bytes;
+}
+
+}  // namespace detail
+
+parser::~parser() = default;
+
+error parser::parse_into(document& doc, const void* data, std::size_t size) noexcept {
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  doc.node_count_ = 0;
+  doc.string_bytes_ = 0;
+  consumed_ = 0;
+  isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
+  if (!isa_supported(which)) return detail::located(bytes, size, error_code::isa_unavailable, 0);
+  last_isa_ = which;
+  if (size >= std::numeric_limits<std::uint32_t>::max() - detail::kIndexSlack)
+    return detail::located(bytes, size, error_code::document_too_large, 0);
+
+  try {
+    detail::parse_state st;
+    st.opt = &options_;
+    st.owner = this;
+    st.doc = &doc;
+    std::size_t skip = 0;
+    if (options_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf)
+      skip = 3;
+    st.buf = bytes + skip;
+    st.len = size - skip;
+    if (options_.allow_comments && std::memchr(st.buf, '/', st.len)) {
+      auto* copy =
+          reinterpret_cast<std::uint8_t*>(detail::grow(scratch_, scratch_capacity_, st.len + 1));
+      const std::size_t bad = detail::strip_comments(st.buf, st.len, copy);
+      if (bad != std::numeric_limits<std::size_t>::max())
+        return detail::located(bytes, size, error_code::unterminated_comment, bad + skip);
+      // The kernels may use scratch_ for the final token: hand them a copy they own.
+      comment_copy_.assign(reinterpret_cast<const char*>(copy), st.len);
+      st.buf = reinterpret_cast<const std::uint8_t*>(comment_copy_.data());
+    }
+    st.idx = detail::grow(indices_, index_capacity_, st.len + detail::kIndexSlack);
+    detail::kernel_for(which)(st);
+    if (st.code != error_code::ok) {
+      doc.node_count_ = 0;
+      return detail::located(bytes, size, st.code, st.offset + skip);
+    }
+    consumed_ = st.consumed + skip;
+    return {};
+  } catch (const std::bad_alloc&) {
+    doc.node_count_ = 0;
+    return detail::located(bytes, size, error_code::document_too_large, 0);
+  }
+}
+
+result<value> parser::parse(const void* data, std::size_t size) noexcept {
+  const error e = parse_into(doc_, data, size);
+  if (e) return e;
+  return doc_.root();
+}
+
+result<document> parse(std::string_view text, const parse_options& options) noexcept {
+  parser p(options);
+  document doc;
+  const error e = p.parse_into(doc, text.data(), text.size());
+  if (e) return e;
+  return doc;
+}
+
+}  // namespace keel::json

@@ -1,0 +1,382 @@
+// Parser behaviour: grammar, numbers, strings, options, error positions, limits, reuse.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "keel/json.h"
+#include "test_util.h"
+
+namespace {
+
+using namespace keel::json;
+
+// Runs the check on every kernel set this CPU has.
+class Parse : public ::testing::TestWithParam<isa> {
+ protected:
+  void SetUp() override {
+    if (!isa_supported(GetParam())) GTEST_SKIP();
+    opt.isa = GetParam();
+  }
+  result<document> p(std::string_view text) { return parse(text, opt); }
+  error_code code(std::string_view text) { return p(text).code(); }
+  parse_options opt;
+};
+
+TEST_P(Parse, Scalars) {
+  EXPECT_TRUE(p("null")->root().is_null());
+  EXPECT_EQ(*p("true")->root().get<bool>(), true);
+  EXPECT_EQ(*p(" false ")->root().get<bool>(), false);
+  EXPECT_EQ(*p("\"x\"")->root().get<std::string_view>(), "x");
+  EXPECT_EQ(*p("0")->root().get<std::int64_t>(), 0);
+  EXPECT_EQ(*p("-12")->root().get<std::int64_t>(), -12);
+  EXPECT_EQ(*p("1.5")->root().get<double>(), 1.5);
+}
+
+TEST_P(Parse, Integers) {
+  EXPECT_EQ(*p("9223372036854775807")->root().get<std::int64_t>(), INT64_MAX);
+  EXPECT_EQ(*p("-9223372036854775808")->root().get<std::int64_t>(), INT64_MIN);
+  EXPECT_EQ(*p("18446744073709551615")->root().get<std::uint64_t>(), UINT64_MAX);
+  auto big = p("18446744073709551616");
+  ASSERT_TRUE(big.ok());
+  EXPECT_TRUE(big->root().is_double());
+  EXPECT_EQ(*big->root().get<double>(), 18446744073709551616.0);
+  opt.big_integers_as_raw = true;
+  EXPECT_EQ(p("[123456789012345678901234567890]")->root().at(0)->raw_string(),
+            "123456789012345678901234567890");
+  EXPECT_EQ(*p("[-5]")->root().at(0)->get<std::int64_t>(), -5);
+  EXPECT_FALSE(p("-1")->root().get<std::uint64_t>().ok());
+  EXPECT_EQ(*p("7")->root().get<std::uint64_t>(), 7u);
+  EXPECT_EQ(*p("7")->root().get<double>(), 7.0);
+}
+
+TEST_P(Parse, DoublesCorrectlyRounded) {
+  const char* cases[] = {"0.1",
+                         "-65.613616999999977",
+                         "2.2250738585072011e-308",
+                         "4.9e-324",
+                         "1.7976931348623157e308",
+                         "3.14159265358979323846264338327950288",
+                         "123456789012345678901234567890e-10",
+                         "9007199254740993",
+                         "1e22",
+                         "1e23",
+                         "0.000001",
+                         "5e-324",
+                         "2.4703282292062327e-324"};
+  for (const char* c : cases) {
+    auto r = p(c);
+    ASSERT_TRUE(r.ok()) << c;
+    EXPECT_EQ(*r->root().get<double>(), std::strtod(c, nullptr)) << c;
+  }
+  EXPECT_EQ(code("1e309"), error_code::number_out_of_range);
+  EXPECT_EQ(code("-1e400"), error_code::number_out_of_range);
+  EXPECT_EQ(*p("1e-400")->root().get<double>(), 0.0);
+}
+
+TEST_P(Parse, NumberGrammar) {
+  for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3",
+                          "Infinity", "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {
+    EXPECT_FALSE(p(bad).ok()) << bad;
+  }
+  EXPECT_EQ(code("01"), error_code::invalid_number);
+  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]"})
+    EXPECT_TRUE(p(good).ok()) << good;
+}
+
+TEST_P(Parse, Literals) {
+  EXPECT_EQ(code("tru"), error_code::invalid_literal);
+  EXPECT_EQ(code("truex"), error_code::invalid_literal);
+  EXPECT_EQ(code("[nul]"), error_code::invalid_literal);
+  EXPECT_EQ(code("True"), error_code::unexpected_character);
+  EXPECT_TRUE(p("[true,false,null]").ok());
+}
+
+TEST_P(Parse, Strings) {
+  auto r = p(R"("a\"b\\c\/d\be\ff\ng\rh\ti\u0041\u00e9\u20ac\ud83d\ude00")");
+  ASSERT_TRUE(r.ok()) << r.err().to_string();
+  EXPECT_EQ(*r->root().get<std::string_view>(),
+            "a\"b\\c/d\be\ff\ng\rh\tiA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  EXPECT_EQ(code(R"("\x")"), error_code::invalid_escape);
+  EXPECT_EQ(code(R"("\u12")"), error_code::invalid_escape);
+  EXPECT_EQ(code(R"("\u12G4")"), error_code::invalid_escape);
+  EXPECT_EQ(code(R"("\ud800")"), error_code::invalid_surrogate);
+  EXPECT_EQ(code(R"("\udc00\ud800")"), error_code::invalid_surrogate);
+  EXPECT_EQ(code(R"("\ud800\u0041")"), error_code::invalid_surrogate);
+  EXPECT_EQ(code("\"a\x01\""), error_code::control_character);
+  EXPECT_EQ(code("\"a\tb\""), error_code::control_character);
+  EXPECT_EQ(code("\"abc"), error_code::unterminated_string);
+  EXPECT_EQ(code("[\"abc\\\"]"), error_code::unterminated_string);
+  // Escapes crossing 64-byte blocks and long runs of backslashes.
+  for (std::size_t pad = 0; pad < 70; ++pad) {
+    std::string s = "\"";
+    s.append(pad, 'x');
+    s += "\\\\\\\"\\\\\"";
+    auto q = p(s);
+    ASSERT_TRUE(q.ok()) << pad;
+    EXPECT_EQ(*q->root().get<std::string_view>(), std::string(pad, 'x') + "\\\"\\") << pad;
+  }
+}
+
+TEST_P(Parse, Utf8Validation) {
+  EXPECT_TRUE(p("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"").ok());
+  const char* bad[] = {"\"\xc0\xaf\"",          // overlong
+                       "\"\xe0\x80\xaf\"",      // overlong 3
+                       "\"\xf0\x80\x80\xaf\"",  // overlong 4
+                       "\"\xed\xa0\x80\"",      // surrogate
+                       "\"\xf4\x90\x80\x80\"",  // > U+10FFFF
+                       "\"\xf5\x80\x80\x80\"", "\"\xff\"",    "\"\x80\"", "\"\xc3\"",
+                       "\"\xe2\x82\"",         "\"\xc3\x28\""};
+  for (const char* b : bad) EXPECT_EQ(code(b), error_code::invalid_utf8) << b;
+  opt.allow_invalid_utf8 = true;
+  EXPECT_EQ(*p("\"\xff\xfe\"")->root().get<std::string_view>(), "\xff\xfe");
+  // Multi-byte sequences across a 64-byte block boundary.
+  for (std::size_t pad = 55; pad < 66; ++pad) {
+    std::string s = "\"";
+    s.append(pad, 'a');
+    s += "\xf0\x9f\x98\x80\xe2\x82\xac\"";
+    EXPECT_TRUE(parse(s, parse_options{.isa = GetParam()}).ok()) << pad;
+    std::string t = "\"";
+    t.append(pad, 'a');
+    t += "\xf0\x9f\x98\"";
+    EXPECT_EQ(parse(t, parse_options{.isa = GetParam()}).code(), error_code::invalid_utf8) << pad;
+  }
+}
+
+TEST_P(Parse, Structure) {
+  EXPECT_EQ(code(""), error_code::empty_document);
+  EXPECT_EQ(code("  \n "), error_code::empty_document);
+  EXPECT_EQ(code("[1,2"), error_code::unexpected_end);
+  EXPECT_EQ(code("[1,]"), error_code::unexpected_character);
+  EXPECT_EQ(code("{\"a\":1,}"), error_code::unexpected_character);
+  EXPECT_EQ(code("{\"a\" 1}"), error_code::unexpected_character);
+  EXPECT_EQ(code("{1:1}"), error_code::unexpected_character);
+  EXPECT_EQ(code("[1}"), error_code::unexpected_character);
+  EXPECT_EQ(code("[1] 2"), error_code::trailing_content);
+  EXPECT_EQ(code("{} x"), error_code::trailing_content);
+  EXPECT_EQ(code("[\"a\"\"b\"]"), error_code::unexpected_character);
+  EXPECT_EQ(code("\xef\xbb\xbf[]"), error_code::unexpected_character);
+  EXPECT_EQ(code("[\x01]"), error_code::unexpected_character);
+}
+
+TEST_P(Parse, ErrorPositions) {
+  auto r = p("{\n  \"a\": [1, 2,\n        x]\n}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.code(), error_code::unexpected_character);
+  EXPECT_EQ(r.err().line, 3u);
+  EXPECT_EQ(r.err().column, 9u);
+  EXPECT_EQ(r.err().offset, 24u);
+  EXPECT_EQ(r.err().to_string(), "3:9: unexpected character");
+  auto u = p("[\"ok\",\n\"\xff\"]");
+  EXPECT_EQ(u.code(), error_code::invalid_utf8);
+  EXPECT_EQ(u.err().line, 2u);
+  EXPECT_EQ(u.err().column, 2u);
+}
+
+TEST_P(Parse, Depth) {
+  std::string deep(1024, '[');
+  deep += std::string(1024, ']');
+  EXPECT_TRUE(p(deep).ok());
+  std::string deeper(1025, '[');
+  deeper += std::string(1025, ']');
+  EXPECT_EQ(code(deeper), error_code::depth_exceeded);
+  opt.max_depth = 4;
+  EXPECT_TRUE(p("[[[{}]]]").ok());
+  EXPECT_EQ(code("[[[[{}]]]]"), error_code::depth_exceeded);
+  opt.max_depth = 100000;
+  std::string very(50000, '[');
+  very += std::string(50000, ']');
+  EXPECT_TRUE(p(very).ok());
+  EXPECT_EQ(code(std::string(60000, '[')), error_code::unexpected_end);
+}
+
+TEST_P(Parse, Options) {
+  opt.allow_comments = true;
+  auto c = p("// lead\n[1, /* two */ 2 /* \n */, \"//not\" ] // end");
+  ASSERT_TRUE(c.ok()) << c.err().to_string();
+  EXPECT_EQ(c->root().size(), 3u);
+  EXPECT_EQ(*c->root().at(2)->get<std::string_view>(), "//not");
+  EXPECT_EQ(code("[1 /* open"), error_code::unterminated_comment);
+  opt.allow_comments = false;
+  EXPECT_FALSE(p("[1] // x").ok());
+
+  opt.allow_trailing_commas = true;
+  EXPECT_EQ(p("[1,2,]")->root().size(), 2u);
+  EXPECT_EQ(p("{\"a\":1,}")->root().size(), 1u);
+  EXPECT_FALSE(p("[,]").ok());
+  EXPECT_FALSE(p("[1,,]").ok());
+  opt.allow_trailing_commas = false;
+
+  opt.allow_nan_inf = true;
+  auto n = p("[NaN, Infinity, -Infinity, 1]");
+  ASSERT_TRUE(n.ok()) << n.err().to_string();
+  EXPECT_TRUE(std::isnan(*n->root().at(0)->get<double>()));
+  EXPECT_EQ(*n->root().at(1)->get<double>(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*n->root().at(2)->get<double>(), -std::numeric_limits<double>::infinity());
+  opt.allow_nan_inf = false;
+
+  opt.allow_bom = true;
+  auto b = p("\xef\xbb\xbf{\"a\":\nx}");
+  EXPECT_EQ(b.err().offset, 9u);  // offsets count the BOM
+  EXPECT_TRUE(p("\xef\xbb\xbf[]").ok());
+  opt.allow_bom = false;
+
+  opt.stop_after_first = true;
+  parser ps(opt);
+  const std::string two = "{\"a\":1} [2] 3 \"unterminated";
+  auto first = ps.parse(two);
+  ASSERT_TRUE(first.ok()) << first.err().to_string();
+  EXPECT_EQ(ps.consumed(), 7u);
+  auto second = ps.parse(two.substr(8));
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(ps.consumed(), 3u);
+  auto third = ps.parse(two.substr(12));
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(*third->get<std::int64_t>(), 3);
+  EXPECT_EQ(ps.consumed(), 1u);
+  EXPECT_FALSE(ps.parse(two.substr(14)).ok());
+}
+
+TEST_P(Parse, LargeStringsAndDocuments) {
+  // A 1 MiB string with escapes scattered through it.
+  std::string body;
+  for (int i = 0; i < 100000; ++i) body += (i % 1000 == 0) ? "\\n\\u00e9" : "abcdefghij";
+  auto r = p("[\"" + body + "\"]");
+  ASSERT_TRUE(r.ok()) << r.err().to_string();
+  const std::string_view s = *r->root().at(0)->get<std::string_view>();
+  EXPECT_EQ(s.size(), 99900u * 10 + 100u * 3);
+  EXPECT_EQ(s.substr(0, 4),
+            "\n\xc3\xa9"
+            "a");
+  // Many values.
+  std::string arr = "[";
+  for (int i = 0; i < 200000; ++i) arr += std::to_string(i) + ",";
+  arr.back() = ']';
+  auto a = p(arr);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->root().size(), 200000u);
+  EXPECT_EQ(*a->root().at(199999)->get<std::int64_t>(), 199999);
+}
+
+TEST_P(Parse, ReusedParserKeepsItsBuffers) {
+  parser ps(opt);
+  const std::string doc = R"({"a":[1,2,3,"xyz",{"b":null}],"c":"\u00e9"})";
+  ASSERT_TRUE(ps.parse(doc).ok());
+  const detail::node* nodes = ps.doc().root().node_ptr();
+  for (int i = 0; i < 10; ++i) {
+    auto r = ps.parse(doc);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->node_ptr(), nodes);  // same storage: nothing reallocated
+  }
+  EXPECT_EQ(ps.last_isa(), GetParam());
+}
+
+// Inputs of every length up to a few blocks, ending at every position (no padding needed).
+TEST_P(Parse, EveryLengthNoPadding) {
+  std::string base = R"([1,"two",{"three":3.5e1,"four":[true,false,null]},"\u00e9\n",-7])";
+  for (std::size_t ws = 0; ws < 140; ++ws) {
+    const std::string text = std::string(ws, ' ') + base;
+    std::string copy = text;  // exact-size heap buffer: ASan catches reads past the end
+    auto* heap = new char[copy.size()];
+    std::copy(copy.begin(), copy.end(), heap);
+    parser ps(opt);
+    auto r = ps.parse(heap, copy.size());
+    EXPECT_TRUE(r.ok()) << ws;
+    auto num = ps.parse(heap + copy.size() - 3, 2);  // "-7"
+    EXPECT_TRUE(num.ok());
+    EXPECT_EQ(*num->get<std::int64_t>(), -7);
+    delete[] heap;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, Parse, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+                         keel::json::test::isa_test_name);
+
+TEST(ParseIsa, ForcedUnavailableOrAutomatic) {
+  parse_options o;
+  EXPECT_TRUE(parse("[]", o).ok());
+  for (isa k : {isa::scalar, isa::avx2, isa::avx512}) {
+    o.isa = k;
+    EXPECT_EQ(parse("[]", o).ok(), isa_supported(k));
+    if (!isa_supported(k)) {
+      EXPECT_EQ(parse("[]", o).code(), error_code::isa_unavailable);
+    }
+  }
+  EXPECT_TRUE(isa_supported(default_isa()));
+}
+
+}  // namespace
+
+namespace {
+
+// The vector UTF-8 check (AVX2, AVX-512) and the scalar one agree on the verdict and the offset.
+TEST(Utf8Kernels, AgreeWithScalar) {
+  std::vector<isa> vector_isas;
+  for (isa k : {isa::avx2, isa::avx512}) {
+    if (isa_supported(k)) vector_isas.push_back(k);
+  }
+  if (vector_isas.empty()) GTEST_SKIP();
+  auto check = [&](const std::string& text) {
+    const auto ref = parse(text, parse_options{.isa = isa::scalar});
+    for (isa k : vector_isas) {
+      const auto r = parse(text, parse_options{.isa = k});
+      ASSERT_EQ(r.code(), ref.code()) << isa_name(k) << " " << ::testing::PrintToString(text);
+      ASSERT_EQ(r.err().offset, ref.err().offset)
+          << isa_name(k) << " " << ::testing::PrintToString(text);
+    }
+  };
+  // Every two-byte pair after a lead-in that puts it at each position around a block boundary.
+  for (int a = 0x80; a < 0x100; ++a) {
+    for (int b = 0; b < 0x100; b += (b < 0x80 ? 0x1f : 1)) {
+      std::string t = "\"";
+      t.append(static_cast<std::size_t>(60 + (a + b) % 6), 'x');
+      t += static_cast<char>(a);
+      t += static_cast<char>(b);
+      t += "\"";
+      check(t);
+    }
+  }
+  // Random mixtures of interesting bytes and whole sequences.
+  static const char* pieces[] = {"a",
+                                 "\x80",
+                                 "\x8f",
+                                 "\x90",
+                                 "\x9f",
+                                 "\xa0",
+                                 "\xbf",
+                                 "\xc0",
+                                 "\xc1",
+                                 "\xc2",
+                                 "\xdf",
+                                 "\xe0",
+                                 "\xe1",
+                                 "\xed",
+                                 "\xef",
+                                 "\xf0",
+                                 "\xf1",
+                                 "\xf4",
+                                 "\xf5",
+                                 "\xff",
+                                 "\xc3\xa9",
+                                 "\xe2\x82\xac",
+                                 "\xf0\x9f\x98\x80",
+                                 "\xed\x9f\xbf",
+                                 "\xf4\x8f\xbf\xbf"};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t = "[\"";
+    t.append(rng() % 70, 'y');
+    const int n = static_cast<int>(rng() % 8);
+    for (int k = 0; k < n; ++k) t += pieces[rng() % std::size(pieces)];
+    t += rng() % 2 ? "\"]" : "";
+    check(t);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,139 @@
+// JSONTestSuite test_parsing on every kernel set: y_ accepted, n_ rejected, i_ either way without
+// a crash; accepted documents survive parse -> write -> parse; the corpus files likewise.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "keel/json.h"
+#include "test_util.h"
+
+namespace {
+
+using namespace keel::json;
+using keel::json::test::corpus;
+using keel::json::test::files_in;
+using keel::json::test::slurp;
+
+class Suite : public ::testing::TestWithParam<isa> {
+ protected:
+  void SetUp() override {
+    if (!isa_supported(GetParam())) GTEST_SKIP() << "CPU lacks " << isa_name(GetParam());
+  }
+};
+
+// Parses `text` on the parameter's kernels and round-trips accepted documents (minified and
+// pretty) back to an equal DOM.
+void check_round_trip(const value& v, const std::string& name) {
+  for (bool pretty : {false, true}) {
+    write_options wo;
+    wo.pretty = pretty;
+    auto text = write(v, wo);
+    ASSERT_TRUE(text.ok()) << name << ": " << text.err().message();
+    auto again = parse(*text);
+    ASSERT_TRUE(again.ok()) << name << ": rewritten text rejected: " << again.err().to_string()
+                            << "\n"
+                            << *text;
+    EXPECT_TRUE(again->root() == v) << name << ": round trip differs:\n" << *text;
+  }
+}
+
+TEST_P(Suite, TestParsing) {
+  const auto files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
+  ASSERT_GT(files.size(), 300u) << "corpus missing: " << corpus();
+  parser p;
+  p.options().isa = GetParam();
+  int y = 0, n = 0, i = 0;
+  for (const auto& f : files) {
+    const std::string name = f.filename().string();
+    const std::string text = slurp(f);
+    auto r = p.parse(text);
+    switch (name[0]) {
+      case 'y':
+        ++y;
+        EXPECT_TRUE(r.ok()) << name << " rejected: " << r.err().to_string();
+        if (r.ok()) check_round_trip(*r, name);
+        break;
+      case 'n':
+        ++n;
+        EXPECT_FALSE(r.ok()) << name << " accepted";
+        if (!r.ok()) {
+          EXPECT_LE(r.err().offset, text.size()) << name;
+          EXPECT_GE(r.err().line, 1u) << name;
+        }
+        break;
+      default:
+        ++i;
+        if (r.ok()) check_round_trip(*r, name);
+        break;
+    }
+  }
+  EXPECT_GT(y, 90);
+  EXPECT_GT(n, 180);
+  EXPECT_GT(i, 20);
+}
+
+TEST_P(Suite, CorpusRoundTrip) {
+  parser p;
+  p.options().isa = GetParam();
+  int seen = 0;
+  for (const auto& f : files_in(corpus() / "json")) {
+    if (f.extension() != ".json") continue;
+    const std::string text = slurp(f);
+    auto r = p.parse(text);
+    ASSERT_TRUE(r.ok()) << f << ": " << r.err().to_string();
+    check_round_trip(*r, f.filename().string());
+    ++seen;
+  }
+  EXPECT_GE(seen, 4);
+}
+
+// The NDJSON corpus file: one document per line with stop_after_first.
+TEST_P(Suite, NdjsonStopAfterFirst) {
+  const std::string text = slurp(corpus() / "json" / "amazon_cellphones.ndjson");
+  if (text.empty()) GTEST_SKIP();
+  parser p;
+  p.options().isa = GetParam();
+  p.options().stop_after_first = true;
+  std::size_t pos = 0, docs = 0;
+  while (pos < text.size() && docs < 200) {
+    auto r = p.parse(text.data() + pos, text.size() - pos);
+    ASSERT_TRUE(r.ok()) << "document " << docs << ": " << r.err().to_string();
+    ASSERT_TRUE(r->is_array());  // each line is one array
+    pos += p.consumed();
+    while (pos < text.size() && (text[pos] == '\n' || text[pos] == '\r')) ++pos;
+    ++docs;
+  }
+  EXPECT_EQ(docs, 200u);
+}
+
+// Every kernel set builds the same DOM for every accepted document.
+TEST(SuiteKernels, SameDomOnEveryIsa) {
+  std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
+  for (const auto& f : files_in(corpus() / "json"))
+    if (f.extension() == ".json") files.push_back(f);
+  for (const auto& f : files) {
+    const std::string text = slurp(f);
+    parse_options o;
+    o.isa = isa::scalar;
+    auto ref = parse(text, o);
+    for (isa k : {isa::avx2, isa::avx512}) {
+      if (!isa_supported(k)) continue;
+      o.isa = k;
+      auto r = parse(text, o);
+      ASSERT_EQ(r.ok(), ref.ok()) << f << " on " << isa_name(k);
+      if (!r.ok()) {
+        EXPECT_EQ(r.code(), ref.code()) << f << " on " << isa_name(k);
+        EXPECT_EQ(r.err().offset, ref.err().offset) << f << " on " << isa_name(k);
+        continue;
+      }
+      EXPECT_TRUE(r->root() == ref->root()) << f << " on " << isa_name(k);
+      EXPECT_EQ(r->node_count(), ref->node_count());
+      EXPECT_EQ(r->string_bytes(), ref->string_bytes());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, Suite, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+                         keel::json::test::isa_test_name);
+
+}  // namespace

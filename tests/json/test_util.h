@@ -1,0 +1,45 @@
+// Helpers shared by the keel::json tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "keel/json/options.h"
+
+namespace keel::json::test {
+
+inline std::filesystem::path corpus() {
+  const char* c = std::getenv("KEEL_CORPUS");
+  return c ? std::filesystem::path(c)
+           : std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Files of a directory, sorted by name.
+inline std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Names parameterised tests after the kernel set.
+inline std::string isa_test_name(const ::testing::TestParamInfo<keel::json::isa>& info) {
+  return keel::json::isa_name(info.param);
+}
+
+}  // namespace keel::json::test
