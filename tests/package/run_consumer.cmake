@@ -14,8 +14,15 @@ foreach(t IN LISTS targets)
 endforeach()
 message(STATUS "installed components: ${components}")
 list(JOIN components ";" components_arg)
+# The consumer is built like the tree it links: same compiler, same sanitizers.
+set(flags "")
+if(SANITIZE)
+  set(flags "-fsanitize=${SANITIZE}")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build -G Ninja
                         -DCMAKE_PREFIX_PATH=${WORK}/prefix "-DKEEL_WANTED=${components_arg}"
+                        -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_CXX_FLAGS=${flags}"
+                        "-DCMAKE_EXE_LINKER_FLAGS=${flags}"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the consumer failed")
