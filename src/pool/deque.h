@@ -37,6 +37,8 @@ class ws_deque {
 
   // Owner only: the most recently pushed task, or nullptr.
   task_node* pop() {
+    // Cheap empty test first: a stale top is never larger than the real one.
+    if (top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed)) return nullptr;
     const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
     ring* r = ring_.load(std::memory_order_relaxed);
     bottom_.store(b, std::memory_order_seq_cst);

@@ -113,9 +113,30 @@ task_node* scheduler::find_task(worker* w) noexcept {
   if (w) {
     if (task_node* t = w->deque.pop()) return t;
   }
-  if (task_node* t = inject_[1].pop()) return t;
+  if (w) {
+    if (task_node* t = take_injected(w)) return t;
+  } else if (task_node* t = inject_[1].pop()) {
+    return t;
+  }
   if (task_node* t = steal(w)) return t;
   return inject_[2].pop();
+}
+
+// A worker takes a share of the shared normal queue at once: it runs the oldest and keeps the
+// rest on its own deque, where it pops them without the queue's lock and others can steal them.
+task_node* scheduler::take_injected(worker* w) noexcept {
+  const std::size_t queued = inject_[1].size();
+  if (queued == 0) return nullptr;
+  const std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
+  std::size_t n = 0;
+  task_node* first = inject_[1].pop_chain(want, n);
+  if (!first || n == 1) return first;
+  task_node* rest[kMaxTake];
+  std::size_t k = 0;
+  for (task_node* t = first->next; t; t = t->next) rest[k++] = t;
+  while (k) w->deque.push(rest[--k]);  // the oldest ends up on top: popped first
+  notify_new_work();
+  return first;
 }
 
 task_node* scheduler::steal(worker* w) noexcept {
@@ -334,14 +355,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
 // ---- submitting ------------------------------------------------------------------------------
 
 bool scheduler::enqueue_external(task_node* first, task_node* last, std::size_t n, priority p) noexcept {
-  ext_submitted_.fetch_add(n, std::memory_order_seq_cst);
-  if (state_.load(std::memory_order_seq_cst) != running) {
-    ext_rejected_.fetch_add(n, std::memory_order_relaxed);
-    ext_finished_.fetch_add(n, std::memory_order_seq_cst);
-    return false;
-  }
-  inject_[static_cast<int>(p)].push_chain(first, last, n);
-  return true;
+  return inject_[static_cast<int>(p)].push_external(first, last, n, state_);
 }
 
 errc scheduler::push(task_node* t, priority p) noexcept {
@@ -408,7 +422,8 @@ bool scheduler::is_idle() const noexcept {
   // moment between the two passes every submitted task had finished.
   std::uint64_t fin = ext_finished_.load(std::memory_order_seq_cst);
   for (const auto& w : workers_) fin += w->stats.finished.load(std::memory_order_acquire);
-  std::uint64_t sub = ext_submitted_.load(std::memory_order_seq_cst);
+  std::uint64_t sub = 0;
+  for (const inject_queue& q : inject_) sub += q.submitted();
   for (const auto& w : workers_) sub += w->stats.submitted.load(std::memory_order_acquire);
   return sub == fin;
 }
@@ -450,9 +465,11 @@ errc scheduler::shutdown(bool now) noexcept {
     std::uint32_t s = state_.load(std::memory_order_seq_cst);
     while (s < stopping && !state_.compare_exchange_weak(s, stopping, std::memory_order_seq_cst)) {
     }
+    for (inject_queue& q : inject_) q.flush();
   } else {
     std::uint32_t s = running;
     state_.compare_exchange_strong(s, closing, std::memory_order_seq_cst);
+    for (inject_queue& q : inject_) q.flush();  // submitters past the check are counted now
     resume();  // a paused pool would never drain
     wait_idle();
     s = state_.load(std::memory_order_seq_cst);
@@ -477,7 +494,7 @@ errc scheduler::shutdown(bool now) noexcept {
 
 pool_stats scheduler::stats() const noexcept {
   pool_stats s;
-  s.submitted = ext_submitted_.load(std::memory_order_acquire) - ext_rejected_.load(std::memory_order_acquire);
+  for (const inject_queue& q : inject_) s.submitted += q.submitted();
   s.executed = ext_executed_.load(std::memory_order_acquire);
   s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
   s.stolen = ext_stolen_.load(std::memory_order_acquire);

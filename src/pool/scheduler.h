@@ -72,6 +72,8 @@ class scheduler {
   void worker_main(worker* w);
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
+  task_node* take_injected(worker* w) noexcept;
+  static constexpr std::size_t kMaxTake = 32;
   void run_task(task_node* t, worker* w) noexcept;
   bool search_and_park(worker* w) noexcept;
   bool work_visible() const noexcept;
@@ -97,10 +99,8 @@ class scheduler {
   std::vector<sleeper> helpers_;  // waiters that run tasks when woken (woken by new work too)
   std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
 
-  // Work done by threads outside the pool, and tasks they submitted.
-  alignas(64) std::atomic<std::uint64_t> ext_submitted_{0};
-  std::atomic<std::uint64_t> ext_rejected_{0};
-  std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0}, ext_stolen_{0};
+  // Work done by threads outside the pool (tasks they submitted are counted by inject_).
+  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0}, ext_stolen_{0};
   std::atomic<std::uint64_t> detached_exceptions_{0};
 
   alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};

@@ -1,8 +1,12 @@
-// Task node memory. Nodes are small, made on one thread and usually freed on another. Each thread
-// keeps a short free list per size class (64, 128, 256 bytes); a free goes to the freeing
-// thread's list (up to kMaxCached blocks, beyond that back to operator delete), an allocation
-// takes from the allocating thread's list first. KEEL_POOL_TASK_CACHE=0 turns the lists off.
+// Task node memory. Nodes are small, made on one thread and usually freed on another (an outside
+// thread submits, a worker runs and frees), so a plain per-thread free list would drain on the
+// submitting side and overflow on the running side. Each thread keeps one free list per size
+// class (64, 128, 256 bytes); a list that reaches kBatch blocks is handed whole to a shared
+// transfer stack, and a thread whose list is empty takes a whole list from there before falling
+// back to operator new. The transfer stack holds at most kMaxBatches lists; beyond that a full
+// list goes back to operator delete. KEEL_POOL_TASK_CACHE=0 turns all of it off (A/B switch).
 #include <cstddef>
+#include <mutex>
 #include <new>
 
 #include "keel/pool/detail/task.h"
@@ -12,8 +16,9 @@ namespace keel::pool::detail {
 
 namespace {
 
-constexpr std::size_t kClasses = 3;
-constexpr std::size_t kMaxCached = 512;
+constexpr int kClasses = 3;
+constexpr std::size_t kBatch = 256;
+constexpr std::size_t kMaxBatches = 64;
 
 struct free_block {
   free_block* next;
@@ -28,16 +33,51 @@ int size_class(std::size_t bytes) noexcept {
 
 std::size_t class_bytes(int c) noexcept { return std::size_t{64} << c; }
 
+void delete_list(free_block* b, int c) noexcept {
+  while (b) {
+    free_block* next = b->next;
+    ::operator delete(b, class_bytes(c));
+    b = next;
+  }
+}
+
+// Full lists (kBatch blocks each) passed between threads.
+struct transfer_stack {
+  std::mutex mu;
+  free_block* lists[kMaxBatches] = {};
+  std::size_t count = 0;
+
+  bool put(free_block* list) noexcept {
+    std::lock_guard<std::mutex> lock(mu);
+    if (count == kMaxBatches) return false;
+    lists[count++] = list;
+    return true;
+  }
+  free_block* take() noexcept {
+    std::lock_guard<std::mutex> lock(mu);
+    return count ? lists[--count] : nullptr;
+  }
+};
+
+struct transfer_set {
+  transfer_stack cls[kClasses];
+  ~transfer_set() {
+    for (int c = 0; c < kClasses; ++c) {
+      while (free_block* l = cls[c].take()) delete_list(l, c);
+    }
+  }
+};
+
+transfer_set& transfers() {
+  static transfer_set t;
+  return t;
+}
+
 struct cache {
   free_block* head[kClasses] = {};
   std::size_t count[kClasses] = {};
   ~cache() {
-    for (std::size_t c = 0; c < kClasses; ++c) {
-      while (free_block* b = head[c]) {
-        head[c] = b->next;
-        ::operator delete(b, class_bytes(static_cast<int>(c)));
-      }
-    }
+    for (int c = 0; c < kClasses; ++c) delete_list(head[c], c);
   }
 };
 
@@ -49,12 +89,18 @@ void* task_alloc(std::size_t bytes) {
   const int c = size_class(bytes);
   if (c < 0 || !env().task_cache) return ::operator new(bytes);
   cache& k = tls_cache;
-  if (free_block* b = k.head[c]) {
-    k.head[c] = b->next;
-    --k.count[c];
-    return b;
+  if (!k.head[c]) {
+    if (free_block* list = transfers().cls[c].take()) {
+      k.head[c] = list;
+      k.count[c] = kBatch;
+    } else {
+      return ::operator new(class_bytes(c));
+    }
   }
-  return ::operator new(class_bytes(c));
+  free_block* b = k.head[c];
+  k.head[c] = b->next;
+  --k.count[c];
+  return b;
 }
 
 void task_free(void* p, std::size_t bytes) noexcept {
@@ -64,14 +110,14 @@ void task_free(void* p, std::size_t bytes) noexcept {
     return;
   }
   cache& k = tls_cache;
-  if (k.count[c] >= kMaxCached) {
-    ::operator delete(p, class_bytes(c));
-    return;
-  }
   auto* b = static_cast<free_block*>(p);
   b->next = k.head[c];
   k.head[c] = b;
-  ++k.count[c];
+  if (++k.count[c] == kBatch) {
+    if (!transfers().cls[c].put(k.head[c])) delete_list(k.head[c], c);
+    k.head[c] = nullptr;
+    k.count[c] = 0;
+  }
 }
 
 }  // namespace keel::pool::detail
