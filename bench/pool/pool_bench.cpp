@@ -13,6 +13,8 @@
 #include <asio/thread_pool.hpp>
 #include <asio/use_future.hpp>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -34,6 +36,18 @@ struct tbb_threads {
   tbb::global_control gc;
 };
 
+// Every entry starts with a short sleep so that threads a previous entry left spinning (TBB's
+// workers linger after their arena drains) have parked before this one is timed.
+void add(keel::bench::suite& s, std::string case_name, std::string impl, std::function<void(benchmark::State&)> body,
+         std::uint64_t items) {
+  s.add(std::move(case_name), std::move(impl),
+        [body = std::move(body)](benchmark::State& st) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          body(st);
+        },
+        0, items);
+}
+
 void wait_zero(const std::atomic<long>& left) {
   while (left.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
@@ -45,7 +59,7 @@ constexpr long kBatch = 10000;
 void add_empty(keel::bench::suite& s, int t) {
   const std::string sfx = "/t" + std::to_string(t);
   // detached: fire-and-forget; each task decrements one shared counter, the caller waits for 0.
-  s.add("empty/detached" + sfx, "keel", [t](benchmark::State& st) {
+  add(s, "empty/detached" + sfx, "keel", [t](benchmark::State& st) {
     kp::thread_pool p(static_cast<std::size_t>(t));
     std::atomic<long> left{0};
     for (auto _ : st) {
@@ -53,8 +67,8 @@ void add_empty(keel::bench::suite& s, int t) {
       for (long i = 0; i < kBatch; ++i) p.detach([&left] { left.fetch_sub(1, std::memory_order_release); });
       wait_zero(left);
     }
-  }, 0, kBatch);
-  s.add("empty/detached" + sfx, "tbb", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/detached" + sfx, "tbb", [t](benchmark::State& st) {
     tbb_threads limit(t);
     tbb::task_arena arena(t + 1, 1);  // t workers; the caller only enqueues
     arena.initialize();
@@ -64,8 +78,8 @@ void add_empty(keel::bench::suite& s, int t) {
       for (long i = 0; i < kBatch; ++i) arena.enqueue([&left] { left.fetch_sub(1, std::memory_order_release); });
       wait_zero(left);
     }
-  }, 0, kBatch);
-  s.add("empty/detached" + sfx, "asio", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/detached" + sfx, "asio", [t](benchmark::State& st) {
     asio::thread_pool p(static_cast<std::size_t>(t));
     std::atomic<long> left{0};
     for (auto _ : st) {
@@ -74,8 +88,8 @@ void add_empty(keel::bench::suite& s, int t) {
       wait_zero(left);
     }
     p.join();
-  }, 0, kBatch);
-  s.add("empty/detached" + sfx, "mutex_pool", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/detached" + sfx, "mutex_pool", [t](benchmark::State& st) {
     mutex_pool p(static_cast<std::size_t>(t));
     std::atomic<long> left{0};
     for (auto _ : st) {
@@ -83,10 +97,10 @@ void add_empty(keel::bench::suite& s, int t) {
       for (long i = 0; i < kBatch; ++i) p.post([&left] { left.fetch_sub(1, std::memory_order_release); });
       wait_zero(left);
     }
-  }, 0, kBatch);
+  }, kBatch);
 
   // future: one future per task, then every result is read.
-  s.add("empty/future" + sfx, "keel", [t](benchmark::State& st) {
+  add(s, "empty/future" + sfx, "keel", [t](benchmark::State& st) {
     kp::thread_pool p(static_cast<std::size_t>(t));
     std::vector<kp::future<int>> fs(kBatch);
     for (auto _ : st) {
@@ -95,8 +109,8 @@ void add_empty(keel::bench::suite& s, int t) {
       for (auto& f : fs) sum += f.get();
       benchmark::DoNotOptimize(sum);
     }
-  }, 0, kBatch);
-  s.add("empty/future" + sfx, "asio", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/future" + sfx, "asio", [t](benchmark::State& st) {
     asio::thread_pool p(static_cast<std::size_t>(t));
     std::vector<std::future<int>> fs(kBatch);
     for (auto _ : st) {
@@ -106,8 +120,8 @@ void add_empty(keel::bench::suite& s, int t) {
       benchmark::DoNotOptimize(sum);
     }
     p.join();
-  }, 0, kBatch);
-  s.add("empty/future" + sfx, "mutex_pool", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/future" + sfx, "mutex_pool", [t](benchmark::State& st) {
     mutex_pool p(static_cast<std::size_t>(t));
     std::vector<std::future<int>> fs(kBatch);
     for (auto _ : st) {
@@ -116,9 +130,9 @@ void add_empty(keel::bench::suite& s, int t) {
       for (auto& f : fs) sum += f.get();
       benchmark::DoNotOptimize(sum);
     }
-  }, 0, kBatch);
+  }, kBatch);
   constexpr long kAsyncBatch = 500;  // a thread per task: a smaller batch, same per-task figure
-  s.add("empty/future" + sfx, "std_async", [](benchmark::State& st) {
+  add(s, "empty/future" + sfx, "std_async", [](benchmark::State& st) {
     std::vector<std::future<int>> fs(kAsyncBatch);
     for (auto _ : st) {
       for (auto& f : fs) f = std::async(std::launch::async, [] { return 1; });
@@ -126,18 +140,18 @@ void add_empty(keel::bench::suite& s, int t) {
       for (auto& f : fs) sum += f.get();
       benchmark::DoNotOptimize(sum);
     }
-  }, 0, kAsyncBatch);
+  }, kAsyncBatch);
 
   // group: a task group filled from outside, then waited on (the waiter helps in both).
-  s.add("empty/group" + sfx, "keel", [t](benchmark::State& st) {
+  add(s, "empty/group" + sfx, "keel", [t](benchmark::State& st) {
     kp::thread_pool p(static_cast<std::size_t>(t));
     kp::task_group g(p);
     for (auto _ : st) {
       for (long i = 0; i < kBatch; ++i) g.run([] {});
       g.wait();
     }
-  }, 0, kBatch);
-  s.add("empty/group" + sfx, "tbb", [t](benchmark::State& st) {
+  }, kBatch);
+  add(s, "empty/group" + sfx, "tbb", [t](benchmark::State& st) {
     tbb_threads limit(t);
     tbb::task_arena arena(t + 1, 1);  // t workers plus the caller, which also runs tasks in wait()
     arena.execute([&] {
@@ -147,7 +161,7 @@ void add_empty(keel::bench::suite& s, int t) {
         g.wait();
       }
     });
-  }, 0, kBatch);
+  }, kBatch);
 }
 
 // ---- fork-join -------------------------------------------------------------------------------
@@ -204,14 +218,14 @@ void add_fork_join(keel::bench::suite& s, int t) {
   const auto calls = static_cast<std::uint64_t>(fib_serial_calls(kFib));
   // keel: the root runs as a task on the pool (the caller sleeps in get); tbb: inside an arena of
   // t threads, the caller being one of them.
-  s.add("fib/30" + sfx, "keel", [t](benchmark::State& st) {
+  add(s, "fib/30" + sfx, "keel", [t](benchmark::State& st) {
     kp::thread_pool p(static_cast<std::size_t>(t));
     for (auto _ : st) {
       long r = p.submit([&] { return fib_keel(p, kFib); }).get();
       if (r != 832040) st.SkipWithError("wrong fib");
     }
-  }, 0, calls);
-  s.add("fib/30" + sfx, "tbb", [t](benchmark::State& st) {
+  }, calls);
+  add(s, "fib/30" + sfx, "tbb", [t](benchmark::State& st) {
     tbb_threads limit(t);
     tbb::task_arena arena(t, 1);
     arena.execute([&] {
@@ -220,17 +234,17 @@ void add_fork_join(keel::bench::suite& s, int t) {
         if (r != 832040) st.SkipWithError("wrong fib");
       }
     });
-  }, 0, calls);
+  }, calls);
 
   constexpr long kLeaves = 1000000;
   constexpr long kSkynet = kLeaves * (kLeaves - 1) / 2;
-  s.add("skynet/1M" + sfx, "keel", [t](benchmark::State& st) {
+  add(s, "skynet/1M" + sfx, "keel", [t](benchmark::State& st) {
     kp::thread_pool p(static_cast<std::size_t>(t));
     for (auto _ : st) {
       if (p.submit([&] { return skynet_keel(p, 0, kLeaves); }).get() != kSkynet) st.SkipWithError("wrong sum");
     }
-  }, 0, kLeaves);
-  s.add("skynet/1M" + sfx, "tbb", [t](benchmark::State& st) {
+  }, kLeaves);
+  add(s, "skynet/1M" + sfx, "tbb", [t](benchmark::State& st) {
     tbb_threads limit(t);
     tbb::task_arena arena(t, 1);
     arena.execute([&] {
@@ -238,7 +252,7 @@ void add_fork_join(keel::bench::suite& s, int t) {
         if (skynet_tbb(0, kLeaves) != kSkynet) st.SkipWithError("wrong sum");
       }
     });
-  }, 0, kLeaves);
+  }, kLeaves);
 
   constexpr std::size_t kN = 10000000;
   for (std::size_t grain : {std::size_t{0}, std::size_t{1000}, std::size_t{100000}}) {
@@ -250,15 +264,15 @@ void add_fork_join(keel::bench::suite& s, int t) {
       name += "auto";
     }
     name += sfx;
-    s.add(name, "keel", [t, grain](benchmark::State& st) {
+    add(s, name, "keel", [t, grain](benchmark::State& st) {
       kp::thread_pool p(static_cast<std::size_t>(t));
       std::vector<std::uint32_t> v(kN, 1);
       for (auto _ : st) {
         p.submit([&] { kp::parallel_for(p, 0, kN, [&](std::size_t i) { v[i] = v[i] * 3 + 1; }, grain); }).get();
       }
       benchmark::DoNotOptimize(v.data());
-    }, 0, kN);
-    s.add(name, "tbb", [t, grain](benchmark::State& st) {
+    }, kN);
+    add(s, name, "tbb", [t, grain](benchmark::State& st) {
       tbb_threads limit(t);
       tbb::task_arena arena(t, 1);
       std::vector<std::uint32_t> v(kN, 1);
@@ -275,7 +289,7 @@ void add_fork_join(keel::bench::suite& s, int t) {
         }
       });
       benchmark::DoNotOptimize(v.data());
-    }, 0, kN);
+    }, kN);
   }
 }
 

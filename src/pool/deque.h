@@ -25,14 +25,15 @@ class ws_deque {
     ring_.store(rings_.back().get(), std::memory_order_relaxed);
   }
 
-  // Owner only. seq_cst: a submitter's "is anyone searching or asleep?" check comes after it.
+  // Owner only. A release store: the owner runs its own tasks eventually, so a thief that misses
+  // this push for a moment loses no task (see docs/pool.md, "local pushes").
   void push(task_node* t) {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);
     const std::int64_t top = top_.load(std::memory_order_acquire);
     ring* r = ring_.load(std::memory_order_relaxed);
     if (b - top > r->mask) r = grow(r, top, b);
     r->put(b, t);
-    bottom_.store(b + 1, std::memory_order_seq_cst);
+    bottom_.store(b + 1, std::memory_order_release);
   }
 
   // Owner only: the most recently pushed task, or nullptr.

@@ -16,7 +16,6 @@ namespace keel::pool::detail {
 
 namespace {
 
-thread_local worker* tls_worker = nullptr;
 thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
 thread_local std::uint64_t tls_rng = 0;
 
@@ -68,11 +67,6 @@ scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) 
 }
 
 scheduler::~scheduler() = default;
-
-worker* scheduler::current_worker() const noexcept {
-  worker* w = tls_worker;
-  return w && w->sched == this ? w : nullptr;
-}
 
 // ---- the worker loop -------------------------------------------------------------------------
 
@@ -135,7 +129,7 @@ task_node* scheduler::take_injected(worker* w) noexcept {
   std::size_t k = 0;
   for (task_node* t = first->next; t; t = t->next) rest[k++] = t;
   while (k) w->deque.push(rest[--k]);  // the oldest ends up on top: popped first
-  notify_new_work();
+  notify_local_work();
   return first;
 }
 
@@ -192,7 +186,10 @@ bool scheduler::search_and_park(worker* w) noexcept {
     for (unsigned round = 1;; ++round) {
       if (task_node* t = find_task(w)) {
         // The last searcher to find work wakes another, so that a burst is spread out.
-        if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1 && work_visible()) wake_one();
+        if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1 && sleepers_.load(std::memory_order_seq_cst) != 0 &&
+            work_visible()) {
+          wake_one();
+        }
         run_task(t, w);
         return true;
       }
@@ -251,6 +248,12 @@ void scheduler::notify_new_work() noexcept {
   if (searching_.load(std::memory_order_seq_cst) == 0 && sleepers_.load(std::memory_order_seq_cst) != 0) {
     wake_one();
   }
+}
+
+// After a push onto the calling worker's own deque. No fence: if a worker falling asleep misses
+// this task, the owner still runs it (only parallelism is lost until the next push).
+void scheduler::notify_local_work() noexcept {
+  if (sleepers_.load(std::memory_order_relaxed) != 0 && searching_.load(std::memory_order_relaxed) == 0) wake_one();
 }
 
 void scheduler::wake_one() noexcept {
@@ -364,9 +367,10 @@ errc scheduler::push(task_node* t, priority p) noexcept {
     bump(w->stats.submitted);
     if (p == priority::normal) {
       w->deque.push(t);
-    } else {
-      inject_[static_cast<int>(p)].push(t);
+      notify_local_work();
+      return errc::ok;
     }
+    inject_[static_cast<int>(p)].push(t);
   } else if (!enqueue_external(t, t, 1, p)) {
     return errc::shut_down;
   }

@@ -44,6 +44,9 @@ struct sleeper {
   worker* w;  // the worker, or nullptr for a thread outside the pool
 };
 
+// The worker running on this thread (of whichever pool), or nullptr.
+inline thread_local worker* tls_worker = nullptr;
+
 class scheduler {
  public:
   explicit scheduler(const pool_options& o);
@@ -64,7 +67,10 @@ class scheduler {
   errc shutdown(bool now) noexcept;
   pool_stats stats() const noexcept;
   // The calling thread's worker if it is one of ours, else nullptr.
-  worker* current_worker() const noexcept;
+  worker* current_worker() const noexcept {
+    worker* w = tls_worker;
+    return w && w->sched == this ? w : nullptr;
+  }
 
  private:
   enum state : std::uint32_t { running = 0, closing = 1, stopping = 2, stopped = 3 };
@@ -78,6 +84,7 @@ class scheduler {
   bool search_and_park(worker* w) noexcept;
   bool work_visible() const noexcept;
   void notify_new_work() noexcept;
+  void notify_local_work() noexcept;
   void wake_one() noexcept;
   void wake_all() noexcept;
   bool is_idle() const noexcept;
