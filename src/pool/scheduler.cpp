@@ -120,6 +120,38 @@ task_node* scheduler::find_task(worker* w) noexcept {
   return inject_[2].pop();
 }
 
+// A thread outside the pool helping in a wait has no deque: from a long shared normal queue it
+// takes a fair share at once into `stash` (a chain private to its wait), and runs those before
+// looking again. The stash goes back to the shared queue before the wait sleeps or returns.
+task_node* scheduler::find_task_outside(task_node*& stash) noexcept {
+  if (paused_.load(std::memory_order_acquire) && state_.load(std::memory_order_acquire) < stopping) return nullptr;
+  if (stash && !inject_[0].maybe_nonempty()) {
+    task_node* t = stash;
+    stash = t->next;
+    return t;
+  }
+  const std::size_t queued = inject_[1].size();
+  if (!inject_[0].maybe_nonempty() && queued > 2 * (workers_.size() + 1)) {
+    std::size_t n = 0;
+    const std::size_t want = std::min<std::size_t>(kMaxOutsideTake, queued / (workers_.size() + 1));
+    if (task_node* first = inject_[1].pop_chain(want, n)) {
+      stash = first->next;
+      return first;
+    }
+  }
+  return find_task(nullptr);
+}
+
+void scheduler::return_stash(task_node*& stash) noexcept {
+  if (!stash) return;
+  task_node* last = stash;
+  std::size_t n = 1;
+  while (last->next) last = last->next, ++n;
+  inject_[1].push_chain(stash, last, n);
+  stash = nullptr;
+  notify_new_work();
+}
+
 // A worker takes a share of the shared normal queue at once: it runs the oldest and keeps the
 // rest on its own deque, where it pops them without the queue's lock and others can steal them.
 task_node* scheduler::take_injected(worker* w) noexcept {
@@ -186,7 +218,7 @@ void scheduler::run_task(task_node* t, worker* w) noexcept {
 bool scheduler::search_and_park(worker* w) noexcept {
   searching_.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
-    const std::uint64_t deadline = os::now_ns() + spin_ns_;
+    std::uint64_t deadline = 0;  // the clock is read only once the first kYieldEvery looks failed
     for (unsigned round = 1;; ++round) {
       if (task_node* t = find_task(w)) {
         // The last searcher to find work wakes another, so that a burst is spread out.
@@ -202,7 +234,12 @@ bool scheduler::search_and_park(worker* w) noexcept {
         return false;
       }
       if (round % kYieldEvery == 0) {
-        if (os::now_ns() >= deadline) break;
+        const std::uint64_t now = os::now_ns();
+        if (deadline == 0) {
+          deadline = now + spin_ns_;
+        } else if (now >= deadline) {
+          break;
+        }
         os::yield();
       } else {
         os::cpu_relax();
@@ -309,25 +346,32 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
   parker* p = w ? &w->park : &tls_parker;
   if (w) help = true;  // a worker that only slept here could starve the pool
   std::uint64_t deadline = 0;
+  task_node* stash = nullptr;  // outside helpers only
   for (unsigned round = 1;; ++round) {
-    if (done(word.load(std::memory_order_acquire))) return;
+    if (done(word.load(std::memory_order_acquire))) {
+      return_stash(stash);
+      return;
+    }
     if (help) {
-      if (task_node* t = find_task(w)) {
+      if (task_node* t = w ? find_task(w) : find_task_outside(stash)) {
         run_task(t, w);
+        round = 0;
         deadline = 0;
         continue;
       }
     }
-    if (deadline == 0) deadline = os::now_ns() + spin_ns_;
     if (round % kYieldEvery != 0) {
       os::cpu_relax();
       continue;
     }
-    if (os::now_ns() < deadline) {
+    const std::uint64_t now = os::now_ns();
+    if (deadline == 0) deadline = now + spin_ns_;
+    if (now < deadline) {
       os::yield();
       continue;
     }
     deadline = 0;
+    return_stash(stash);
     std::vector<sleeper>& list = help ? helpers_ : blocked_;
     bool registered = true;
     {

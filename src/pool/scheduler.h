@@ -79,6 +79,9 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
+  task_node* find_task_outside(task_node*& stash) noexcept;
+  void return_stash(task_node*& stash) noexcept;
+  static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
   void run_task(task_node* t, worker* w) noexcept;
   bool search_and_park(worker* w) noexcept;
