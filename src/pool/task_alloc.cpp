@@ -61,16 +61,12 @@ struct transfer_stack {
 
 struct transfer_set {
   transfer_stack cls[kClasses];
-  ~transfer_set() {
-    for (int c = 0; c < kClasses; ++c) {
-      while (free_block* l = cls[c].take()) delete_list(l, c);
-    }
-  }
 };
 
+// Never destroyed: a pool with static storage duration may free tasks after other statics died.
 transfer_set& transfers() {
-  static transfer_set t;
-  return t;
+  static transfer_set* t = new transfer_set;
+  return *t;
 }
 
 struct cache {
