@@ -29,9 +29,13 @@ class ws_deque {
   // this push for a moment loses no task (see docs/pool.md, "local pushes").
   void push(task_node* t) {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    const std::int64_t top = top_.load(std::memory_order_acquire);
     ring* r = ring_.load(std::memory_order_relaxed);
-    if (b - top > r->mask) r = grow(r, top, b);
+    // top only grows, so an old value understates the free room: reload it (a line the thieves
+    // write) only when the ring looks full.
+    if (b - top_cache_ > r->mask) {
+      top_cache_ = top_.load(std::memory_order_acquire);
+      if (b - top_cache_ > r->mask) r = grow(r, top_cache_, b);
+    }
     r->put(b, t);
     bottom_.store(b + 1, std::memory_order_release);
   }
@@ -98,6 +102,7 @@ class ws_deque {
   alignas(64) std::atomic<std::int64_t> top_{0};
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<ring*> ring_{nullptr};
+  std::int64_t top_cache_ = 0;                // owner only: a recent value of top_
   std::vector<std::unique_ptr<ring>> rings_;  // owner only; every ring ever used
 };
 

@@ -123,8 +123,11 @@ task_node* scheduler::find_task(worker* w) noexcept {
 // A thread outside the pool helping in a wait has no deque: from a long shared normal queue it
 // takes a fair share at once into `stash` (a chain private to its wait), and runs those before
 // looking again. The stash goes back to the shared queue before the wait sleeps or returns.
-task_node* scheduler::find_task_outside(task_node*& stash) noexcept {
+task_node* scheduler::find_task_outside(task_node*& stash, int slot) noexcept {
   if (paused_.load(std::memory_order_acquire) && state_.load(std::memory_order_acquire) < stopping) return nullptr;
+  if (slot >= 0 && !inject_[0].maybe_nonempty()) {
+    if (task_node* t = slots_[slot].deque.pop()) return t;
+  }
   if (stash && !inject_[0].maybe_nonempty()) {
     task_node* t = stash;
     stash = t->next;
@@ -171,7 +174,7 @@ task_node* scheduler::take_injected(worker* w) noexcept {
 
 task_node* scheduler::steal(worker* w) noexcept {
   const std::size_t n = workers_.size();
-  if (n == 0 || (n == 1 && w)) return nullptr;
+  if (n == 0 || (n == 1 && w)) return steal_slots_counted(w);
   const std::size_t start = static_cast<std::size_t>(next_random(w ? w->rng : tls_rng) % n);
   for (;;) {
     bool lost = false;
@@ -194,8 +197,69 @@ task_node* scheduler::steal(worker* w) noexcept {
           break;
       }
     }
+    if (!lost) return steal_slots_counted(w);
+  }
+}
+
+task_node* scheduler::steal_slots_counted(worker* w) noexcept {
+  task_node* t = steal_slots();
+  if (t) {
+    if (w) {
+      bump(w->stats.stolen);
+    } else {
+      ext_stolen_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  return t;
+}
+
+task_node* scheduler::steal_slots() noexcept {
+  for (;;) {
+    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
+    if (mask == 0) return nullptr;
+    bool lost = false;
+    for (int i = 0; mask; ++i, mask >>= 1) {
+      if (!(mask & 1)) continue;
+      task_node* t = nullptr;
+      switch (slots_[i].deque.steal(t)) {
+        case ws_deque::steal_result::taken:
+          return t;
+        case ws_deque::steal_result::lost_race:
+          lost = true;
+          break;
+        case ws_deque::steal_result::empty:
+          break;
+      }
+    }
     if (!lost) return nullptr;
   }
+}
+
+int scheduler::claim_slot() noexcept {
+  for (int i = 0; i < kSlots; ++i) {
+    bool expect = false;
+    if (!slots_[i].claimed.load(std::memory_order_relaxed) &&
+        slots_[i].claimed.compare_exchange_strong(expect, true, std::memory_order_acquire)) {
+      slots_claimed_.fetch_or(1u << i, std::memory_order_seq_cst);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void scheduler::release_slot(int slot) noexcept {
+  slots_claimed_.fetch_and(~(1u << slot), std::memory_order_seq_cst);
+  slots_[slot].claimed.store(false, std::memory_order_release);
+}
+
+// Like a worker's local push: the holder waits for its group and pops its own deque there, so a
+// task cannot be lost if a sleeping worker misses it for a moment.
+errc scheduler::push_slot(int slot, task_node* t) noexcept {
+  if (state_.load(std::memory_order_acquire) != running) return errc::shut_down;
+  bump(slots_[slot].submitted);
+  slots_[slot].deque.push(t);
+  notify_local_work();
+  return errc::ok;
 }
 
 void scheduler::run_task(task_node* t, worker* w) noexcept {
@@ -281,6 +345,9 @@ bool scheduler::work_visible() const noexcept {
   for (const auto& w : workers_) {
     if (w->deque.maybe_nonempty()) return true;
   }
+  for (const ext_slot& e : slots_) {
+    if (e.deque.maybe_nonempty()) return true;
+  }
   return false;
 }
 
@@ -341,7 +408,7 @@ void scheduler::notify_waiters() noexcept {
 
 // ---- waiting for a future or a group ---------------------------------------------------------
 
-void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
+void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help, int slot) noexcept {
   worker* w = current_worker();
   parker* p = w ? &w->park : &tls_parker;
   if (w) help = true;  // a worker that only slept here could starve the pool
@@ -353,7 +420,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       return;
     }
     if (help) {
-      if (task_node* t = w ? find_task(w) : find_task_outside(stash)) {
+      if (task_node* t = w ? find_task(w) : find_task_outside(stash, slot)) {
         run_task(t, w);
         round = 0;
         deadline = 0;
@@ -476,6 +543,7 @@ bool scheduler::is_idle() const noexcept {
   for (const auto& w : workers_) fin += w->stats.finished.load(std::memory_order_acquire);
   std::uint64_t sub = 0;
   for (const inject_queue& q : inject_) sub += q.submitted();
+  for (const ext_slot& e : slots_) sub += e.submitted.load(std::memory_order_acquire);
   for (const auto& w : workers_) sub += w->stats.submitted.load(std::memory_order_acquire);
   return sub == fin;
 }
@@ -537,6 +605,7 @@ errc scheduler::shutdown(bool now) noexcept {
     for (inject_queue& q : inject_) {
       while (task_node* t = q.pop()) run_task(t, nullptr);
     }
+    while (task_node* t = steal_slots()) run_task(t, nullptr);
     if (is_idle()) break;
     os::yield();
   }
@@ -547,6 +616,7 @@ errc scheduler::shutdown(bool now) noexcept {
 pool_stats scheduler::stats() const noexcept {
   pool_stats s;
   for (const inject_queue& q : inject_) s.submitted += q.submitted();
+  for (const ext_slot& e : slots_) s.submitted += e.submitted.load(std::memory_order_acquire);
   s.executed = ext_executed_.load(std::memory_order_acquire);
   s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
   s.stolen = ext_stolen_.load(std::memory_order_acquire);
@@ -567,9 +637,12 @@ errc push(scheduler* s, task_node* t, priority p) noexcept { return s->push(t, p
 errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept {
   return s->push_bulk(ts, n, p);
 }
-void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
-  s->wait_word(word, done, help);
+void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help, int slot) noexcept {
+  s->wait_word(word, done, help, slot);
 }
+int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
+void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
+errc push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
 void report_detached_exception(scheduler* s, std::exception_ptr e) noexcept { s->report_detached_exception(e); }
 bool on_worker_of(const scheduler* s) noexcept { return s->current_worker() != nullptr; }

@@ -38,6 +38,13 @@ struct worker {
   std::thread thread;
 };
 
+// A deque lent to a thread outside the pool (see claim_slot in keel/pool/detail/task.h).
+struct ext_slot {
+  ws_deque deque;
+  alignas(64) std::atomic<std::uint64_t> submitted{0};  // written by the current holder only
+  std::atomic<bool> claimed{false};
+};
+
 // One sleeping thread on a sleep list.
 struct sleeper {
   parker* park;
@@ -56,7 +63,10 @@ class scheduler {
 
   errc push(task_node* t, priority p) noexcept;
   errc push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept;
-  void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept;
+  void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help, int slot) noexcept;
+  int claim_slot() noexcept;
+  void release_slot(int slot) noexcept;
+  errc push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
   void report_detached_exception(std::exception_ptr e) noexcept;
 
@@ -79,7 +89,9 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
-  task_node* find_task_outside(task_node*& stash) noexcept;
+  task_node* find_task_outside(task_node*& stash, int slot) noexcept;
+  task_node* steal_slots() noexcept;
+  task_node* steal_slots_counted(worker* w) noexcept;
   void return_stash(task_node*& stash) noexcept;
   static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
@@ -98,6 +110,9 @@ class scheduler {
   std::uint64_t spin_ns_;
   std::vector<std::unique_ptr<worker>> workers_;
   inject_queue inject_[3];  // by priority: high, normal, low
+  static constexpr int kSlots = 4;
+  ext_slot slots_[kSlots];
+  alignas(64) std::atomic<std::uint32_t> slots_claimed_{0};  // bit i: slots_[i] is lent out
 
   alignas(64) std::atomic<std::uint32_t> state_{running};
   std::atomic<bool> paused_{false};

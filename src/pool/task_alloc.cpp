@@ -69,15 +69,30 @@ transfer_set& transfers() {
   return *t;
 }
 
+// Trivially destructible, so every access is a plain thread-local load (no init guard); the
+// reaper below, touched only on slow paths, frees what is left when the thread exits.
 struct cache {
-  free_block* head[kClasses] = {};
-  std::size_t count[kClasses] = {};
-  ~cache() {
-    for (int c = 0; c < kClasses; ++c) delete_list(head[c], c);
-  }
+  free_block* head[kClasses];
+  std::size_t count[kClasses];
 };
 
 thread_local cache tls_cache;
+
+struct cache_reaper {
+  ~cache_reaper() {
+    for (int c = 0; c < kClasses; ++c) {
+      delete_list(tls_cache.head[c], c);
+      tls_cache.head[c] = nullptr;
+      tls_cache.count[c] = 0;
+    }
+  }
+};
+
+thread_local cache_reaper tls_reaper;
+
+void arm_reaper() noexcept {
+  [[maybe_unused]] cache_reaper* r = &tls_reaper;  // first use registers its destructor
+}
 
 }  // namespace
 
@@ -86,6 +101,7 @@ void* task_alloc(std::size_t bytes) {
   if (c < 0 || !env().task_cache) return ::operator new(bytes);
   cache& k = tls_cache;
   if (!k.head[c]) {
+    arm_reaper();
     if (free_block* list = transfers().cls[c].take()) {
       k.head[c] = list;
       k.count[c] = kBatch;
@@ -106,6 +122,7 @@ void task_free(void* p, std::size_t bytes) noexcept {
     return;
   }
   cache& k = tls_cache;
+  if (!k.head[c]) arm_reaper();
   auto* b = static_cast<free_block*>(p);
   b->next = k.head[c];
   k.head[c] = b;

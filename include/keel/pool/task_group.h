@@ -103,8 +103,13 @@ class task_group {
       return errc::ok;
     }
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
-    count_one();
-    errc e = detail::push(g_.sched, t, priority::normal);
+    const bool owner = count_one();
+    errc e;
+    if (owner && (slot_ >= 0 || (!detail::on_worker_of(g_.sched) && (slot_ = detail::claim_slot(g_.sched)) >= 0))) {
+      e = detail::push_slot(g_.sched, slot_, t);
+    } else {
+      e = detail::push(g_.sched, t, priority::normal);
+    }
     if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
     return e;
   }
@@ -124,8 +129,12 @@ class task_group {
     release_reserve();
     std::uint32_t v = g_.pending.load(std::memory_order_acquire);
     if (!detail::group_done(v)) {
-      detail::wait_word(g_.sched, g_.pending, &detail::group_done, true);
+      detail::wait_word(g_.sched, g_.pending, &detail::group_done, true, slot_);
       v = g_.pending.load(std::memory_order_acquire);
+    }
+    if (slot_ >= 0) {  // every task of the group finished, so the slot's deque is empty
+      detail::release_slot(g_.sched, slot_);
+      slot_ = -1;
     }
     if (v & detail::kWaiterBit) g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
     last_errors_.clear();
@@ -159,19 +168,21 @@ class task_group {
   // touching `pending` (whose cache line the finishing workers own); wait() gives back what is
   // left. Other threads, and the owner inside wait() (helping runs tasks that may call run()),
   // add one at a time. So a burst of runs costs one shared atomic operation per kReserve tasks.
-  void count_one() noexcept {
-    if (!in_wait_ && std::this_thread::get_id() == owner_) {
+  // Returns true on the owner outside wait().
+  bool count_one() noexcept {
+    if (std::this_thread::get_id() == owner_ && !in_wait_) {
       if (reserve_ > 0) {
         --reserve_;
-        return;
-      }
-      if (++runs_ >= 2) {
+      } else if (++runs_ >= 2) {
         g_.pending.fetch_add(kReserve, std::memory_order_relaxed);
         reserve_ = kReserve - 1;
-        return;
+      } else {
+        g_.pending.fetch_add(1, std::memory_order_relaxed);
       }
+      return true;
     }
     g_.pending.fetch_add(1, std::memory_order_relaxed);
+    return false;
   }
   void release_reserve() noexcept {
     if (reserve_ == 0) return;
@@ -181,10 +192,11 @@ class task_group {
     if ((old & ~detail::kWaiterBit) == r && (old & detail::kWaiterBit)) detail::notify_waiters(g_.sched);
   }
 
-  std::thread::id owner_ = std::this_thread::get_id();
+  const std::thread::id owner_ = std::this_thread::get_id();
   std::uint32_t reserve_ = 0;  // counted in pending, not yet used by a task (owner only)
   std::uint32_t runs_ = 0;     // owner's runs since the last wait
   bool in_wait_ = false;
+  int slot_ = -1;  // external slot held by an owner outside the pool between run() and wait()
   thread_pool* pool_;
   detail::group_state g_;
   std::vector<std::exception_ptr> last_errors_;
