@@ -82,6 +82,12 @@ std::vector<runner> runners() {
   return r;
 }
 
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // `count` submissions of a task that stamps its start time; `gap` between them.
 void sample(const std::function<void(std::function<void()>)>& submit, int count, std::chrono::microseconds gap,
             std::vector<double>& out) {
@@ -91,8 +97,16 @@ void sample(const std::function<void(std::function<void()>)>& submit, int count,
     std::function<void()> task = [&started] { started.store(now_ns(), std::memory_order_release); };
     const std::int64_t t0 = now_ns();
     submit(std::move(task));
+    // Spin (do not yield) while waiting: yielding would let the scheduler run the task on this
+    // very core, measuring a context switch instead of the pool. After ~100 us, yield.
     std::int64_t t1;
-    while ((t1 = started.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
+    for (int spins = 0; (t1 = started.load(std::memory_order_acquire)) == 0; ++spins) {
+      if (spins < 2000) {
+        relax();
+      } else {
+        std::this_thread::yield();
+      }
+    }
     out.push_back(static_cast<double>(t1 - t0));
     if (gap.count() > 0) std::this_thread::sleep_for(gap);
   }
@@ -186,8 +200,8 @@ KEEL_BENCH_SUITE(pool, "submit-to-start latency and idle CPU") {
   s.add_external("idle-cpu", idle_cpu);
   s.note("latency/spinning: the next task is submitted as soon as the previous one started (workers still "
          "searching); latency/parked: 5 ms between submissions (every worker asleep). Figure: P50 / P99 of "
-         "now() at task start minus now() just before the submit call, from the benchmark thread; all impls take "
-         "turns in chunks. tbb: task_arena::enqueue with t workers; std_async starts a thread per task.");
+         "now() at task start minus now() just before the submit call, from the benchmark thread, which spins "
+         "(pause) while it waits so the task cannot simply run on its core; all impls take turns in chunks. tbb: task_arena::enqueue with t workers; std_async starts a thread per task.");
   s.note("idle-cpu/200ms: CPU time (getrusage, whole process) consumed in 200 ms by a pool that ran 200 tasks and "
          "was then left alone for 50 ms; 'median_ns' is that CPU time in ns (0 = no CPU).");
 }
