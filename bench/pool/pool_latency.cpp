@@ -98,10 +98,11 @@ void sample(const std::function<void(std::function<void()>)>& submit, int count,
     const std::int64_t t0 = now_ns();
     submit(std::move(task));
     // Spin (do not yield) while waiting: yielding would let the scheduler run the task on this
-    // very core, measuring a context switch instead of the pool. After ~100 us, yield.
+    // very core, measuring a context switch instead of the pool. After ~10 us, yield (a core
+    // shared with the pool's worker must be given up eventually).
     std::int64_t t1;
     for (int spins = 0; (t1 = started.load(std::memory_order_acquire)) == 0; ++spins) {
-      if (spins < 2000) {
+      if (spins < 200) {
         relax();
       } else {
         std::this_thread::yield();

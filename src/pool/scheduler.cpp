@@ -20,10 +20,13 @@ thread_local parker tls_parker;  // for waits on threads that are not workers of
 thread_local std::uint64_t tls_rng = 0;
 
 constexpr std::size_t kMaxWorkers = 4096;
-// Spinning: one `pause` between looks for work (about 50 ns on current x86), and a sched_yield
-// every kYieldEvery looks so that a spinning worker gives its core to a runnable thread (the
-// submitter, on a machine with fewer cores than threads).
-constexpr unsigned kYieldEvery = 128;
+// Spinning: one `pause` between looks for work (about 50 ns on current x86); every kClockEvery
+// looks the clock is read and the spinner calls sched_yield, so that a thread sharing its core
+// (the submitter, when there are more runnable threads than cores) gets to run.
+constexpr unsigned kClockEvery = 128;
+// A spin lasts spin_ns_ of wall time and at least this many looks: on a loaded machine a spinner
+// that was preempted for most of its wall-time budget would otherwise park at once.
+constexpr unsigned kMinSpinRounds = 1024;
 
 std::uint64_t next_random(std::uint64_t& s) noexcept {
   if (s == 0) s = reinterpret_cast<std::uintptr_t>(&s) | 1;
@@ -276,13 +279,13 @@ void scheduler::run_task(task_node* t, worker* w) noexcept {
 }
 
 // Called when find_task came back empty. The worker counts itself as searching and keeps looking
-// for spin_ns_; then it puts itself on the idle list, stops counting as searching, looks once
+// for spin_ns_ (and kMinSpinRounds looks); then it puts itself on the idle list, stops counting as searching, looks once
 // more and sleeps. Whoever wakes it takes it off the list and counts it as searching again.
 // Returns false when the worker must exit (stopping and nothing left to drop).
 bool scheduler::search_and_park(worker* w) noexcept {
   searching_.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
-    std::uint64_t deadline = 0;  // the clock is read only once the first kYieldEvery looks failed
+    std::uint64_t deadline = 0;  // the clock is read only once the first kClockEvery looks failed
     for (unsigned round = 1;; ++round) {
       if (task_node* t = find_task(w)) {
         // The last searcher to find work wakes another, so that a burst is spread out.
@@ -297,11 +300,11 @@ bool scheduler::search_and_park(worker* w) noexcept {
         searching_.fetch_sub(1, std::memory_order_seq_cst);
         return false;
       }
-      if (round % kYieldEvery == 0) {
+      if (round % kClockEvery == 0) {
         const std::uint64_t now = os::now_ns();
         if (deadline == 0) {
           deadline = now + spin_ns_;
-        } else if (now >= deadline) {
+        } else if (now >= deadline && round >= kMinSpinRounds) {
           break;
         }
         os::yield();
@@ -427,13 +430,13 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
         continue;
       }
     }
-    if (round % kYieldEvery != 0) {
+    if (round % kClockEvery != 0) {
       os::cpu_relax();
       continue;
     }
     const std::uint64_t now = os::now_ns();
     if (deadline == 0) deadline = now + spin_ns_;
-    if (now < deadline) {
+    if (now < deadline || round < kMinSpinRounds) {
       os::yield();
       continue;
     }

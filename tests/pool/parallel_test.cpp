@@ -79,6 +79,16 @@ TEST(PoolParallelFor, RunsInlineOnAStoppedPool) {
   EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0), 1000);
 }
 
+TEST(PoolParallelForEach, VisitsEveryElementOfARange) {
+  kp::thread_pool p(2);
+  std::vector<int> v(5000);
+  std::iota(v.begin(), v.end(), 0);
+  kp::parallel_for_each(p, v, [](int& x) { x *= 2; }, 64);
+  for (int i = 0; i < 5000; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], 2 * i);
+  std::vector<int> empty;
+  kp::parallel_for_each(p, empty, [](int&) { FAIL(); });
+}
+
 TEST(PoolParallelReduce, SumsAndIsDeterministic) {
   kp::thread_pool p(2);
   std::vector<double> v(100003);

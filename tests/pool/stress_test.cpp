@@ -34,7 +34,7 @@ struct ledger {
 }  // namespace
 
 TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
-  const std::size_t per_thread = 20000 * kScale;
+  const std::size_t per_thread = 40000 * kScale;  // release: 1.44M tasks in all
   constexpr int kSubmitters = 3;
   ledger outer(per_thread * kSubmitters), inner(per_thread * kSubmitters);
   {

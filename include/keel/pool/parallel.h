@@ -3,6 +3,7 @@
 // not yet started are skipped). On a pool that has shut down they run on the calling thread.
 //
 //   keel::pool::parallel_for(pool, 0, n, [&](std::size_t i) { out[i] = f(in[i]); });
+//   keel::pool::parallel_for_each(pool, items, [](item& x) { x.update(); });
 //   double sum = keel::pool::parallel_reduce(pool, 0, n, 0.0,
 //       [&](std::size_t lo, std::size_t hi, double acc) { for (; lo < hi; ++lo) acc += v[lo]; return acc; },
 //       std::plus<>{});
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -79,6 +81,19 @@ void parallel_for(thread_pool& p, std::size_t begin, std::size_t end, F&& f, std
       p, begin, end,
       [&f](std::size_t lo, std::size_t hi) {
         for (std::size_t i = lo; i < hi; ++i) f(i);
+      },
+      grain);
+}
+
+// Calls f(element) for every element of a random-access range (a vector, a span, ...).
+template <std::ranges::random_access_range R, class F>
+  requires std::ranges::sized_range<R> && std::invocable<F&, std::ranges::range_reference_t<R>>
+void parallel_for_each(thread_pool& p, R&& range, F&& f, std::size_t grain = 0) {
+  auto first = std::ranges::begin(range);
+  parallel_for_chunks(
+      p, 0, static_cast<std::size_t>(std::ranges::size(range)),
+      [&f, first](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) f(first[static_cast<std::ranges::range_difference_t<R>>(i)]);
       },
       grain);
 }
