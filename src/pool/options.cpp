@@ -22,7 +22,6 @@ env_options load() {
   env_options o;
   o.threads = static_cast<std::size_t>(read_number("KEEL_POOL_THREADS", 0, 4096));
   o.spin_ns = read_number("KEEL_POOL_SPIN_US", o.spin_ns / 1000, 1000000) * 1000;
-  o.task_cache = read_number("KEEL_POOL_TASK_CACHE", 1, 1) != 0;
   return o;
 }
 

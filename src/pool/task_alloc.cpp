@@ -4,13 +4,13 @@
 // class (64, 128, 256 bytes); a list that reaches kBatch blocks is handed whole to a shared
 // transfer stack, and a thread whose list is empty takes a whole list from there before falling
 // back to operator new. The transfer stack holds at most kMaxBatches lists; beyond that a full
-// list goes back to operator delete. KEEL_POOL_TASK_CACHE=0 turns all of it off (A/B switch).
+// list goes back to operator delete. (A/B against plain operator new/delete, glibc 2.36, 2 threads:
+// detached 72 vs 104 ns per task, group 73 vs 107, skynet 64 vs 97, fib 31 vs 28 — kept.)
 #include <cstddef>
 #include <mutex>
 #include <new>
 
 #include "keel/pool/detail/task.h"
-#include "pool/options.h"
 
 namespace keel::pool::detail {
 
@@ -98,7 +98,7 @@ void arm_reaper() noexcept {
 
 void* task_alloc(std::size_t bytes) {
   const int c = size_class(bytes);
-  if (c < 0 || !env().task_cache) return ::operator new(bytes);
+  if (c < 0) return ::operator new(bytes);
   cache& k = tls_cache;
   if (!k.head[c]) {
     arm_reaper();
@@ -117,7 +117,7 @@ void* task_alloc(std::size_t bytes) {
 
 void task_free(void* p, std::size_t bytes) noexcept {
   const int c = size_class(bytes);
-  if (c < 0 || !env().task_cache) {
+  if (c < 0) {
     ::operator delete(p, bytes);
     return;
   }
