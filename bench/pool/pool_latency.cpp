@@ -12,6 +12,7 @@
 #include <asio/thread_pool.hpp>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <future>
 #include <memory>
@@ -30,13 +31,15 @@ using keel::bench::pool_peers::mutex_pool;
 using clk = std::chrono::steady_clock;
 
 std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now().time_since_epoch())
+      .count();
 }
 
 // One impl's way of running a callable on t threads, made and torn down by the measurement.
 struct runner {
   std::string impl;
-  std::function<std::function<void(std::function<void()>)>(int t, std::shared_ptr<void>& keep)> make;
+  std::function<std::function<void(std::function<void()>)>(int t, std::shared_ptr<void>& keep)>
+      make;
 };
 
 std::vector<runner> runners() {
@@ -44,12 +47,15 @@ std::vector<runner> runners() {
   r.push_back({"keel", [](int t, std::shared_ptr<void>& keep) {
                  auto p = std::make_shared<kp::thread_pool>(static_cast<std::size_t>(t));
                  keep = p;
-                 return std::function<void(std::function<void()>)>([p](std::function<void()> f) { p->detach(std::move(f)); });
+                 return std::function<void(std::function<void()>)>(
+                     [p](std::function<void()> f) { p->detach(std::move(f)); });
                }});
   r.push_back({"tbb", [](int t, std::shared_ptr<void>& keep) {
                  struct tbb_env {
                    explicit tbb_env(int n)
-                       : gc(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n + 1)), arena(n + 1, 1) {
+                       : gc(tbb::global_control::max_allowed_parallelism,
+                            static_cast<std::size_t>(n + 1)),
+                         arena(n + 1, 1) {
                      arena.initialize();
                    }
                    tbb::global_control gc;
@@ -57,27 +63,32 @@ std::vector<runner> runners() {
                  };
                  auto e = std::make_shared<tbb_env>(t);
                  keep = e;
-                 return std::function<void(std::function<void()>)>([e](std::function<void()> f) { e->arena.enqueue(std::move(f)); });
+                 return std::function<void(std::function<void()>)>(
+                     [e](std::function<void()> f) { e->arena.enqueue(std::move(f)); });
                }});
   r.push_back({"asio", [](int t, std::shared_ptr<void>& keep) {
-                 auto p = std::shared_ptr<asio::thread_pool>(new asio::thread_pool(static_cast<std::size_t>(t)),
-                                                             [](asio::thread_pool* q) {
-                                                               q->join();
-                                                               delete q;
-                                                             });
+                 auto p = std::shared_ptr<asio::thread_pool>(
+                     new asio::thread_pool(static_cast<std::size_t>(t)), [](asio::thread_pool* q) {
+                       q->join();
+                       delete q;
+                     });
                  keep = p;
-                 return std::function<void(std::function<void()>)>([p](std::function<void()> f) { asio::post(*p, std::move(f)); });
+                 return std::function<void(std::function<void()>)>(
+                     [p](std::function<void()> f) { asio::post(*p, std::move(f)); });
                }});
   r.push_back({"mutex_pool", [](int t, std::shared_ptr<void>& keep) {
                  auto p = std::make_shared<mutex_pool>(static_cast<std::size_t>(t));
                  keep = p;
-                 return std::function<void(std::function<void()>)>([p](std::function<void()> f) { p->post(std::move(f)); });
+                 return std::function<void(std::function<void()>)>(
+                     [p](std::function<void()> f) { p->post(std::move(f)); });
                }});
   r.push_back({"std_async", [](int, std::shared_ptr<void>& keep) {
                  auto futures = std::make_shared<std::vector<std::future<void>>>();
                  keep = futures;
                  return std::function<void(std::function<void()>)>(
-                     [futures](std::function<void()> f) { futures->push_back(std::async(std::launch::async, std::move(f))); });
+                     [futures](std::function<void()> f) {
+                       futures->push_back(std::async(std::launch::async, std::move(f)));
+                     });
                }});
   return r;
 }
@@ -89,8 +100,8 @@ inline void relax() {
 }
 
 // `count` submissions of a task that stamps its start time; `gap` between them.
-void sample(const std::function<void(std::function<void()>)>& submit, int count, std::chrono::microseconds gap,
-            std::vector<double>& out) {
+void sample(const std::function<void(std::function<void()>)>& submit, int count,
+            std::chrono::microseconds gap, std::vector<double>& out) {
   std::atomic<std::int64_t> started{0};
   for (int i = 0; i < count; ++i) {
     started.store(0, std::memory_order_relaxed);
@@ -109,14 +120,18 @@ void sample(const std::function<void(std::function<void()>)>& submit, int count,
       }
     }
     out.push_back(static_cast<double>(t1 - t0));
-    if (gap.count() > 0) std::this_thread::sleep_for(gap);
+    if (gap.count() > 0) {
+      std::this_thread::sleep_for(gap);
+    }
   }
 }
 
 double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
+  if (v.empty()) {
+    return 0;
+  }
   std::sort(v.begin(), v.end());
-  const auto idx = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  const auto idx = static_cast<std::size_t>(std::llround(q * static_cast<double>(v.size() - 1)));
   return v[std::min(idx, v.size() - 1)];
 }
 
@@ -136,7 +151,9 @@ std::vector<keel::bench::record> latency(const keel::bench::context& ctx) {
           // Warm up (threads started, caches filled), then let parked pools fall asleep.
           sample(submit, 20, std::chrono::microseconds(0), samples[k]);
           samples[k].resize(samples[k].size() - 20);
-          if (parked) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          if (parked) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          }
           sample(submit, per_chunk, gap, samples[k]);
         }
       }
@@ -159,7 +176,8 @@ std::vector<keel::bench::record> latency(const keel::bench::context& ctx) {
 long cpu_us() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000L + u.ru_utime.tv_usec + u.ru_stime.tv_usec;
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000L + u.ru_utime.tv_usec +
+         u.ru_stime.tv_usec;
 }
 
 // CPU time (all threads of the process) while a pool that just did some work sits idle 200 ms.
@@ -171,7 +189,9 @@ std::vector<keel::bench::record> idle_cpu(const keel::bench::context& ctx) {
     std::vector<std::vector<double>> used(rs.size());
     for (int rep = 0; rep < reps; ++rep) {
       for (std::size_t k = 0; k < rs.size(); ++k) {
-        if (rs[k].impl == "std_async") continue;  // no threads outlive their task
+        if (rs[k].impl == "std_async") {
+          continue;  // no threads outlive their task
+        }
         std::shared_ptr<void> keep;
         auto submit = rs[k].make(t, keep);
         std::vector<double> ignored;
@@ -183,7 +203,9 @@ std::vector<keel::bench::record> idle_cpu(const keel::bench::context& ctx) {
       }
     }
     for (std::size_t k = 0; k < rs.size(); ++k) {
-      if (used[k].empty()) continue;
+      if (used[k].empty()) {
+        continue;
+      }
       keel::bench::record r;
       r.case_name = "idle-cpu/200ms/t" + std::to_string(t);
       r.impl = rs[k].impl;
@@ -199,10 +221,17 @@ std::vector<keel::bench::record> idle_cpu(const keel::bench::context& ctx) {
 KEEL_BENCH_SUITE(pool, "submit-to-start latency and idle CPU") {
   s.add_external("latency", latency);
   s.add_external("idle-cpu", idle_cpu);
-  s.note("latency/spinning: the next task is submitted as soon as the previous one started (workers still "
-         "searching); latency/parked: 5 ms between submissions (every worker asleep). Figure: P50 / P99 of "
-         "now() at task start minus now() just before the submit call, from the benchmark thread, which spins "
-         "(pause) while it waits so the task cannot simply run on its core; all impls take turns in chunks. tbb: task_arena::enqueue with t workers; std_async starts a thread per task.");
-  s.note("idle-cpu/200ms: CPU time (getrusage, whole process) consumed in 200 ms by a pool that ran 200 tasks and "
-         "was then left alone for 50 ms; 'median_ns' is that CPU time in ns (0 = no CPU).");
+  s.note(
+      "latency/spinning: the next task is submitted as soon as the previous one started (workers "
+      "still "
+      "searching); latency/parked: 5 ms between submissions (every worker asleep). Figure: P50 / "
+      "P99 of "
+      "now() at task start minus now() just before the submit call, from the benchmark thread, "
+      "which spins "
+      "(pause) while it waits so the task cannot simply run on its core; all impls take turns in "
+      "chunks. tbb: task_arena::enqueue with t workers; std_async starts a thread per task.");
+  s.note(
+      "idle-cpu/200ms: CPU time (getrusage, whole process) consumed in 200 ms by a pool that ran "
+      "200 tasks and "
+      "was then left alone for 50 ms; 'median_ns' is that CPU time in ns (0 = no CPU).");
 }

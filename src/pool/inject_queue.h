@@ -14,7 +14,7 @@ namespace keel::pool::detail {
 class spin_lock {
  public:
   void lock() noexcept {
-    for (unsigned spins = 0; locked_.exchange(true, std::memory_order_acquire); ) {
+    for (unsigned spins = 0; locked_.exchange(true, std::memory_order_acquire);) {
       while (locked_.load(std::memory_order_relaxed)) {
         if (++spins < 64) {
           os::cpu_relax();
@@ -35,7 +35,8 @@ class inject_queue {
   // From a thread outside the pool: appends the chain first..last (linked through next) of n
   // tasks unless `state` says the pool refuses work. The check and the count happen under the
   // lock, so shutdown can wait out every submitter that got past the check (see flush()).
-  bool push_external(task_node* first, task_node* last, std::size_t n, const std::atomic<std::uint32_t>& state) noexcept {
+  bool push_external(task_node* first, task_node* last, std::size_t n,
+                     const std::atomic<std::uint32_t>& state) noexcept {
     last->next = nullptr;
     lock_.lock();
     if (state.load(std::memory_order_acquire) != 0) {
@@ -59,7 +60,9 @@ class inject_queue {
   // Up to `max` tasks, oldest first, linked through next; n receives the count.
   task_node* pop_chain(std::size_t max, std::size_t& n) noexcept {
     n = 0;
-    if (size_.load(std::memory_order_seq_cst) == 0) return nullptr;
+    if (size_.load(std::memory_order_seq_cst) == 0) {
+      return nullptr;
+    }
     lock_.lock();
     task_node* first = head_;
     task_node* last = nullptr;
@@ -69,7 +72,9 @@ class inject_queue {
     }
     if (n) {
       head_ = last->next;
-      if (!head_) tail_ = nullptr;
+      if (!head_) {
+        tail_ = nullptr;
+      }
       last->next = nullptr;
       size_.fetch_sub(n, std::memory_order_relaxed);
     }

@@ -11,10 +11,14 @@ namespace {
 // A decimal number in [0, max], or `fallback` for unset / malformed / out of range values.
 std::uint64_t read_number(const char* name, std::uint64_t fallback, std::uint64_t max) {
   const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
+  if (!v || !*v) {
+    return fallback;
+  }
   char* end = nullptr;
   unsigned long long n = std::strtoull(v, &end, 10);
-  if (*end != '\0' || v[0] == '-' || n > max) return fallback;
+  if (*end != '\0' || v[0] == '-' || n > max) {
+    return fallback;
+  }
   return n;
 }
 

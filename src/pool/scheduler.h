@@ -20,7 +20,8 @@ namespace keel::pool::detail {
 
 // Counters one thread writes (load + store, no read-modify-write) and any thread reads.
 struct alignas(64) counters {
-  std::atomic<std::uint64_t> submitted{0}, finished{0}, executed{0}, cancelled{0}, stolen{0}, parked{0};
+  std::atomic<std::uint64_t> submitted{0}, finished{0}, executed{0}, cancelled{0}, stolen{0},
+      parked{0};
 };
 inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
   c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_release);
@@ -68,7 +69,7 @@ class scheduler {
   void release_slot(int slot) noexcept;
   errc push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
-  void report_detached_exception(std::exception_ptr e) noexcept;
+  void report_detached_exception(const std::exception_ptr& e) noexcept;
 
   errc wait_idle() noexcept;
   void pause() noexcept;
@@ -125,7 +126,8 @@ class scheduler {
   std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
 
   // Work done by threads outside the pool (tasks they submitted are counted by inject_).
-  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0}, ext_stolen_{0};
+  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0},
+      ext_stolen_{0};
   std::atomic<std::uint64_t> detached_exceptions_{0};
 
   alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};

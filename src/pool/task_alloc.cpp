@@ -25,18 +25,24 @@ struct free_block {
 };
 
 int size_class(std::size_t bytes) noexcept {
-  if (bytes <= 64) return 0;
-  if (bytes <= 128) return 1;
-  if (bytes <= 256) return 2;
+  if (bytes <= 64) {
+    return 0;
+  }
+  if (bytes <= 128) {
+    return 1;
+  }
+  if (bytes <= 256) {
+    return 2;
+  }
   return -1;
 }
 
 std::size_t class_bytes(int c) noexcept { return std::size_t{64} << c; }
 
-void delete_list(free_block* b, int c) noexcept {
+void delete_list(free_block* b) noexcept {
   while (b) {
     free_block* next = b->next;
-    ::operator delete(b, class_bytes(c));
+    ::operator delete(b);
     b = next;
   }
 }
@@ -49,7 +55,9 @@ struct transfer_stack {
 
   bool put(free_block* list) noexcept {
     std::lock_guard<std::mutex> lock(mu);
-    if (count == kMaxBatches) return false;
+    if (count == kMaxBatches) {
+      return false;
+    }
     lists[count++] = list;
     return true;
   }
@@ -81,7 +89,7 @@ thread_local cache tls_cache;
 struct cache_reaper {
   ~cache_reaper() {
     for (int c = 0; c < kClasses; ++c) {
-      delete_list(tls_cache.head[c], c);
+      delete_list(tls_cache.head[c]);
       tls_cache.head[c] = nullptr;
       tls_cache.count[c] = 0;
     }
@@ -98,7 +106,9 @@ void arm_reaper() noexcept {
 
 void* task_alloc(std::size_t bytes) {
   const int c = size_class(bytes);
-  if (c < 0) return ::operator new(bytes);
+  if (c < 0) {
+    return ::operator new(bytes);
+  }
   cache& k = tls_cache;
   if (!k.head[c]) {
     arm_reaper();
@@ -118,16 +128,20 @@ void* task_alloc(std::size_t bytes) {
 void task_free(void* p, std::size_t bytes) noexcept {
   const int c = size_class(bytes);
   if (c < 0) {
-    ::operator delete(p, bytes);
+    ::operator delete(p);
     return;
   }
   cache& k = tls_cache;
-  if (!k.head[c]) arm_reaper();
+  if (!k.head[c]) {
+    arm_reaper();
+  }
   auto* b = static_cast<free_block*>(p);
   b->next = k.head[c];
   k.head[c] = b;
   if (++k.count[c] == kBatch) {
-    if (!transfers().cls[c].put(k.head[c])) delete_list(k.head[c], c);
+    if (!transfers().cls[c].put(k.head[c])) {
+      delete_list(k.head[c]);
+    }
     k.head[c] = nullptr;
     k.count[c] = 0;
   }

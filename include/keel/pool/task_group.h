@@ -7,9 +7,9 @@
 //
 // run() may be called from any thread, including from the group's own tasks (nested fork-join);
 // wait() helps execute the pool's tasks on whichever thread calls it, but must not run at the same
-// time as run() calls made by the thread that created the group (its owner). cancel() makes every task
-// of the group that has not started yet be skipped; running tasks see is_cancelled() and may stop
-// early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
+// time as run() calls made by the thread that created the group (its owner). cancel() makes every
+// task of the group that has not started yet be skipped; running tasks see is_cancelled() and may
+// stop early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
 #pragma once
 
 #include <atomic>
@@ -47,7 +47,9 @@ struct group_state {
   void finish() noexcept {
     scheduler* s = sched;  // the group may be gone once pending reaches zero
     std::uint32_t old = pending.fetch_sub(1, std::memory_order_acq_rel);
-    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) notify_waiters(s);
+    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) {
+      notify_waiters(s);
+    }
   }
 };
 
@@ -105,12 +107,17 @@ class task_group {
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
     const bool owner = count_one();
     errc e;
-    if (owner && (slot_ >= 0 || (!detail::on_worker_of(g_.sched) && (slot_ = detail::claim_slot(g_.sched)) >= 0))) {
+    if (owner && slot_ == kNoSlotYet) {
+      slot_ = detail::on_worker_of(g_.sched) ? kNoSlot : detail::claim_slot(g_.sched);
+    }
+    if (owner && slot_ >= 0) {
       e = detail::push_slot(g_.sched, slot_, t);
     } else {
       e = detail::push(g_.sched, t, priority::normal);
     }
-    if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
+    if (e != errc::ok) {
+      t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
+    }
     return e;
   }
 
@@ -134,9 +141,11 @@ class task_group {
     }
     if (slot_ >= 0) {  // every task of the group finished, so the slot's deque is empty
       detail::release_slot(g_.sched, slot_);
-      slot_ = -1;
     }
-    if (v & detail::kWaiterBit) g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    slot_ = kNoSlotYet;
+    if (v & detail::kWaiterBit) {
+      g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    }
     last_errors_.clear();
     if (g_.has_errors.load(std::memory_order_acquire)) {
       std::lock_guard<std::mutex> lock(g_.mu);
@@ -144,10 +153,13 @@ class task_group {
       g_.has_errors.store(false, std::memory_order_relaxed);
     }
     group_status st = group_status::complete;
-    if (g_.cancelled.load(std::memory_order_relaxed) && g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
+    if (g_.cancelled.load(std::memory_order_relaxed) &&
+        g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
       st = group_status::cancelled;
     }
-    if (!last_errors_.empty()) std::rethrow_exception(last_errors_.front());
+    if (!last_errors_.empty()) {
+      std::rethrow_exception(last_errors_.front());
+    }
     return st;
   }
 
@@ -185,18 +197,25 @@ class task_group {
     return false;
   }
   void release_reserve() noexcept {
-    if (reserve_ == 0) return;
+    if (reserve_ == 0) {
+      return;
+    }
     const std::uint32_t r = reserve_;
     reserve_ = 0;
     const std::uint32_t old = g_.pending.fetch_sub(r, std::memory_order_acq_rel);
-    if ((old & ~detail::kWaiterBit) == r && (old & detail::kWaiterBit)) detail::notify_waiters(g_.sched);
+    if ((old & ~detail::kWaiterBit) == r && (old & detail::kWaiterBit)) {
+      detail::notify_waiters(g_.sched);
+    }
   }
 
   const std::thread::id owner_ = std::this_thread::get_id();
   std::uint32_t reserve_ = 0;  // counted in pending, not yet used by a task (owner only)
   std::uint32_t runs_ = 0;     // owner's runs since the last wait
   bool in_wait_ = false;
-  int slot_ = -1;  // external slot held by an owner outside the pool between run() and wait()
+  // The external slot an owner outside the pool holds between run() and wait(); kNoSlot when it
+  // is a worker or all slots were taken (tried again after the next wait).
+  static constexpr int kNoSlotYet = -2, kNoSlot = -1;
+  int slot_ = kNoSlotYet;
   thread_pool* pool_;
   detail::group_state g_;
   std::vector<std::exception_ptr> last_errors_;
