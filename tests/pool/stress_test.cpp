@@ -36,12 +36,13 @@ struct ledger {
 }  // namespace
 
 TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
-  const std::size_t per_thread = 40000 * kScale;  // release: 1.44M tasks in all
+  const std::size_t per_thread = std::size_t{40000} * kScale;  // release: 1.44M tasks in all
   constexpr int kSubmitters = 3;
   ledger outer(per_thread * kSubmitters), inner(per_thread * kSubmitters);
   {
     kp::thread_pool p(4);  // more workers than cores on CI: preemption inside the protocols
     std::vector<std::thread> ts;
+    ts.reserve(kSubmitters);
     for (int s = 0; s < kSubmitters; ++s) {
       ts.emplace_back([&, s] {
         for (std::size_t i = 0; i < per_thread; ++i) {
@@ -89,6 +90,7 @@ long random_tree(kp::thread_pool& p, std::uint64_t seed, int depth) {
   long total = 1;
   if (kind == 0) {
     std::vector<kp::future<long>> fs;
+    fs.reserve(static_cast<std::size_t>(fan));
     for (int i = 0; i < fan; ++i) {
       fs.push_back(p.submit(random_tree, std::ref(p), rng(), depth - 1));
     }

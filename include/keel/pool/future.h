@@ -58,8 +58,7 @@ struct future_task final : future_state<T> {
   std::optional<F> f;
 
   template <class G>
-  requires(!std::is_same_v<std::decay_t<G>, future_task>) explicit future_task(G&& g)
-      : f(std::in_place, static_cast<G&&>(g)) {
+  future_task(std::in_place_t, G&& g) : f(std::in_place, static_cast<G&&>(g)) {
     this->fn = &execute;
     this->destroy = &destroy_self;
   }

@@ -185,7 +185,8 @@ class thread_pool {
  private:
   template <class R, class C>
   auto* make_future_task(C&& call, const submit_options& o) {
-    auto* t = detail::make_task<detail::future_task<R, std::decay_t<C>>>(std::forward<C>(call));
+    auto* t = detail::make_task<detail::future_task<R, std::decay_t<C>>>(std::in_place,
+                                                                         std::forward<C>(call));
     t->sched = sched_;
     t->token = o.token.share();
     return t;
