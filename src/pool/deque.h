@@ -25,18 +25,29 @@ class ws_deque {
     ring_.store(rings_.back().get(), std::memory_order_relaxed);
   }
 
-  // Owner only. seq_cst: a submitter's "is anyone searching or asleep?" check comes after it.
+  // Owner only. A release store: the owner runs its own tasks eventually, so a thief that misses
+  // this push for a moment loses no task (see docs/pool.md, "local pushes").
   void push(task_node* t) {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    const std::int64_t top = top_.load(std::memory_order_acquire);
     ring* r = ring_.load(std::memory_order_relaxed);
-    if (b - top > r->mask) r = grow(r, top, b);
+    // top only grows, so an old value understates the free room: reload it (a line the thieves
+    // write) only when the ring looks full.
+    if (b - top_cache_ > r->mask) {
+      top_cache_ = top_.load(std::memory_order_acquire);
+      if (b - top_cache_ > r->mask) {
+        r = grow(r, top_cache_, b);
+      }
+    }
     r->put(b, t);
-    bottom_.store(b + 1, std::memory_order_seq_cst);
+    bottom_.store(b + 1, std::memory_order_release);
   }
 
   // Owner only: the most recently pushed task, or nullptr.
   task_node* pop() {
+    // Cheap empty test first: a stale top is never larger than the real one.
+    if (top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed)) {
+      return nullptr;
+    }
     const std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
     ring* r = ring_.load(std::memory_order_relaxed);
     bottom_.store(b, std::memory_order_seq_cst);
@@ -47,7 +58,8 @@ class ws_deque {
     }
     task_node* t = r->get(b);
     if (top == b) {  // last one: race the thieves for it
-      if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+      if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst,
+                                        std::memory_order_relaxed)) {
         t = nullptr;
       }
       bottom_.store(b + 1, std::memory_order_relaxed);
@@ -59,10 +71,13 @@ class ws_deque {
   steal_result steal(task_node*& out) {
     std::int64_t top = top_.load(std::memory_order_seq_cst);
     const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
-    if (top >= b) return steal_result::empty;
+    if (top >= b) {
+      return steal_result::empty;
+    }
     ring* r = ring_.load(std::memory_order_acquire);
     task_node* t = r->get(top);
-    if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) {
+    if (!top_.compare_exchange_strong(top, top + 1, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed)) {
       return steal_result::lost_race;
     }
     out = t;
@@ -76,16 +91,23 @@ class ws_deque {
 
  private:
   struct ring {
-    explicit ring(std::int64_t cap) : mask(cap - 1), slots(new std::atomic<task_node*>[static_cast<std::size_t>(cap)]) {}
+    explicit ring(std::int64_t cap)
+        : mask(cap - 1), slots(new std::atomic<task_node*>[static_cast<std::size_t>(cap)]) {}
     std::int64_t mask;
     std::unique_ptr<std::atomic<task_node*>[]> slots;
-    task_node* get(std::int64_t i) const { return slots[static_cast<std::size_t>(i & mask)].load(std::memory_order_relaxed); }
-    void put(std::int64_t i, task_node* t) { slots[static_cast<std::size_t>(i & mask)].store(t, std::memory_order_relaxed); }
+    task_node* get(std::int64_t i) const {
+      return slots[static_cast<std::size_t>(i & mask)].load(std::memory_order_relaxed);
+    }
+    void put(std::int64_t i, task_node* t) {
+      slots[static_cast<std::size_t>(i & mask)].store(t, std::memory_order_relaxed);
+    }
   };
 
   ring* grow(ring* old, std::int64_t top, std::int64_t bottom) {
     auto bigger = std::make_unique<ring>((old->mask + 1) * 2);
-    for (std::int64_t i = top; i < bottom; ++i) bigger->put(i, old->get(i));
+    for (std::int64_t i = top; i < bottom; ++i) {
+      bigger->put(i, old->get(i));
+    }
     ring* r = bigger.get();
     rings_.push_back(std::move(bigger));
     ring_.store(r, std::memory_order_release);
@@ -95,6 +117,7 @@ class ws_deque {
   alignas(64) std::atomic<std::int64_t> top_{0};
   alignas(64) std::atomic<std::int64_t> bottom_{0};
   std::atomic<ring*> ring_{nullptr};
+  std::int64_t top_cache_ = 0;                // owner only: a recent value of top_
   std::vector<std::unique_ptr<ring>> rings_;  // owner only; every ring ever used
 };
 

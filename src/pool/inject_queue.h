@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "keel/pool/detail/task.h"
 #include "pool/os.h"
@@ -13,7 +14,7 @@ namespace keel::pool::detail {
 class spin_lock {
  public:
   void lock() noexcept {
-    for (unsigned spins = 0; locked_.exchange(true, std::memory_order_acquire); ) {
+    for (unsigned spins = 0; locked_.exchange(true, std::memory_order_acquire);) {
       while (locked_.load(std::memory_order_relaxed)) {
         if (++spins < 64) {
           os::cpu_relax();
@@ -31,10 +32,73 @@ class spin_lock {
 
 class inject_queue {
  public:
-  // Appends the chain first..last (linked through next) of n tasks.
+  // From a thread outside the pool: appends the chain first..last (linked through next) of n
+  // tasks unless `state` says the pool refuses work. The check and the count happen under the
+  // lock, so shutdown can wait out every submitter that got past the check (see flush()).
+  bool push_external(task_node* first, task_node* last, std::size_t n,
+                     const std::atomic<std::uint32_t>& state) noexcept {
+    last->next = nullptr;
+    lock_.lock();
+    if (state.load(std::memory_order_acquire) != 0) {
+      lock_.unlock();
+      return false;
+    }
+    submitted_.store(submitted_.load(std::memory_order_relaxed) + n, std::memory_order_release);
+    link(first, last, n);
+    lock_.unlock();
+    return true;
+  }
+  // From a worker (counted by the worker).
   void push_chain(task_node* first, task_node* last, std::size_t n) noexcept {
     last->next = nullptr;
     lock_.lock();
+    link(first, last, n);
+    lock_.unlock();
+  }
+  void push(task_node* t) noexcept { push_chain(t, t, 1); }
+
+  // Up to `max` tasks, oldest first, linked through next; n receives the count.
+  task_node* pop_chain(std::size_t max, std::size_t& n) noexcept {
+    n = 0;
+    if (size_.load(std::memory_order_seq_cst) == 0) {
+      return nullptr;
+    }
+    lock_.lock();
+    task_node* first = head_;
+    task_node* last = nullptr;
+    for (task_node* t = head_; t && n < max; t = t->next) {
+      last = t;
+      ++n;
+    }
+    if (n) {
+      head_ = last->next;
+      if (!head_) {
+        tail_ = nullptr;
+      }
+      last->next = nullptr;
+      size_.fetch_sub(n, std::memory_order_relaxed);
+    }
+    lock_.unlock();
+    return n ? first : nullptr;
+  }
+  task_node* pop() noexcept {
+    std::size_t n;
+    return pop_chain(1, n);
+  }
+
+  // Waits until no submitter is inside push_external (after a state change).
+  void flush() noexcept {
+    lock_.lock();
+    lock_.unlock();
+  }
+
+  std::size_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
+  bool maybe_nonempty() const noexcept { return size() != 0; }
+  // Tasks accepted by push_external so far.
+  std::uint64_t submitted() const noexcept { return submitted_.load(std::memory_order_acquire); }
+
+ private:
+  void link(task_node* first, task_node* last, std::size_t n) noexcept {
     if (tail_) {
       tail_->next = first;
     } else {
@@ -42,27 +106,10 @@ class inject_queue {
     }
     tail_ = last;
     size_.fetch_add(n, std::memory_order_seq_cst);  // ordered before the submitter's wake check
-    lock_.unlock();
-  }
-  void push(task_node* t) noexcept { push_chain(t, t, 1); }
-
-  task_node* pop() noexcept {
-    if (size_.load(std::memory_order_seq_cst) == 0) return nullptr;
-    lock_.lock();
-    task_node* t = head_;
-    if (t) {
-      head_ = t->next;
-      if (!head_) tail_ = nullptr;
-      size_.fetch_sub(1, std::memory_order_relaxed);
-    }
-    lock_.unlock();
-    return t;
   }
 
-  bool maybe_nonempty() const noexcept { return size_.load(std::memory_order_seq_cst) != 0; }
-
- private:
   alignas(64) std::atomic<std::size_t> size_{0};
+  std::atomic<std::uint64_t> submitted_{0};
   spin_lock lock_;
   task_node* head_ = nullptr;
   task_node* tail_ = nullptr;

@@ -11,10 +11,14 @@ namespace {
 // A decimal number in [0, max], or `fallback` for unset / malformed / out of range values.
 std::uint64_t read_number(const char* name, std::uint64_t fallback, std::uint64_t max) {
   const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
+  if (!v || !*v) {
+    return fallback;
+  }
   char* end = nullptr;
   unsigned long long n = std::strtoull(v, &end, 10);
-  if (*end != '\0' || v[0] == '-' || n > max) return fallback;
+  if (*end != '\0' || v[0] == '-' || n > max) {
+    return fallback;
+  }
   return n;
 }
 
@@ -22,7 +26,6 @@ env_options load() {
   env_options o;
   o.threads = static_cast<std::size_t>(read_number("KEEL_POOL_THREADS", 0, 4096));
   o.spin_ns = read_number("KEEL_POOL_SPIN_US", o.spin_ns / 1000, 1000000) * 1000;
-  o.task_cache = read_number("KEEL_POOL_TASK_CACHE", 1, 1) != 0;
   return o;
 }
 

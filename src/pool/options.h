@@ -7,9 +7,9 @@
 namespace keel::pool::detail {
 
 struct env_options {
-  std::size_t threads = 0;        // KEEL_POOL_THREADS: default worker count (0: affinity mask)
-  std::uint64_t spin_ns = 50000;  // KEEL_POOL_SPIN_US: how long an idle worker searches before parking
-  bool task_cache = true;         // KEEL_POOL_TASK_CACHE=0: task nodes straight from operator new
+  std::size_t threads = 0;  // KEEL_POOL_THREADS: default worker count (0: affinity mask)
+  std::uint64_t spin_ns =
+      50000;  // KEEL_POOL_SPIN_US: how long an idle worker searches before parking
 };
 
 const env_options& env() noexcept;

@@ -12,7 +12,8 @@
 
 namespace keel::pool::detail::os {
 
-void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long timeout_ns) noexcept {
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected,
+                long timeout_ns) noexcept {
   timespec ts{};
   timespec* tp = nullptr;
   if (timeout_ns >= 0) {
@@ -21,11 +22,13 @@ void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long t
     tp = &ts;
   }
   // Returns on wake, on a value mismatch (EAGAIN), on a signal or on timeout: callers re-check.
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, tp, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, tp,
+          nullptr, 0);
 }
 
 void futex_wake(std::atomic<std::uint32_t>& word, int n) noexcept {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, n, nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, n, nullptr,
+          nullptr, 0);
 }
 
 std::size_t affinity_cpus() noexcept {
@@ -33,7 +36,9 @@ std::size_t affinity_cpus() noexcept {
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0) {
     int n = CPU_COUNT(&set);
-    if (n > 0) return static_cast<std::size_t>(n);
+    if (n > 0) {
+      return static_cast<std::size_t>(n);
+    }
   }
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? static_cast<std::size_t>(n) : 1;
@@ -49,7 +54,8 @@ void yield() noexcept { sched_yield(); }
 std::uint64_t now_ns() noexcept {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 }  // namespace keel::pool::detail::os

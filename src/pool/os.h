@@ -10,7 +10,8 @@
 namespace keel::pool::detail::os {
 
 // Sleeps while `*word == expected` (spurious returns allowed); timeout_ns < 0: no timeout.
-void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, long timeout_ns = -1) noexcept;
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected,
+                long timeout_ns = -1) noexcept;
 // Wakes up to n sleepers of `word` (harmless if the memory is gone: the address is only a key).
 void futex_wake(std::atomic<std::uint32_t>& word, int n) noexcept;
 

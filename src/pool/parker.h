@@ -13,15 +13,21 @@ class parker {
  public:
   void park() noexcept {
     // notified -> empty (return at once) or empty -> parked.
-    if (state_.fetch_sub(1, std::memory_order_acquire) == kNotified) return;
+    if (state_.fetch_sub(1, std::memory_order_acquire) == kNotified) {
+      return;
+    }
     for (;;) {
       os::futex_wait(state_, kParked);
       std::uint32_t expect = kNotified;
-      if (state_.compare_exchange_strong(expect, kEmpty, std::memory_order_acquire)) return;
+      if (state_.compare_exchange_strong(expect, kEmpty, std::memory_order_acquire)) {
+        return;
+      }
     }
   }
   void unpark() noexcept {
-    if (state_.exchange(kNotified, std::memory_order_release) == kParked) os::futex_wake(state_, 1);
+    if (state_.exchange(kNotified, std::memory_order_release) == kParked) {
+      os::futex_wake(state_, 1);
+    }
   }
 
  private:

@@ -16,14 +16,22 @@ namespace keel::pool::detail {
 
 namespace {
 
-thread_local worker* tls_worker = nullptr;
 thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
 thread_local std::uint64_t tls_rng = 0;
 
 constexpr std::size_t kMaxWorkers = 4096;
+// Spinning: one `pause` between looks for work (about 50 ns on current x86); every kClockEvery
+// looks the clock is read and the spinner calls sched_yield, so that a thread sharing its core
+// (the submitter, when there are more runnable threads than cores) gets to run.
+constexpr unsigned kClockEvery = 128;
+// A spin lasts spin_ns_ of wall time and at least this many looks: on a loaded machine a spinner
+// that was preempted for most of its wall-time budget would otherwise park at once.
+constexpr unsigned kMinSpinRounds = 1024;
 
 std::uint64_t next_random(std::uint64_t& s) noexcept {
-  if (s == 0) s = reinterpret_cast<std::uintptr_t>(&s) | 1;
+  if (s == 0) {
+    s = reinterpret_cast<std::uintptr_t>(&s) | 1;
+  }
   s ^= s << 13;
   s ^= s >> 7;
   s ^= s << 17;
@@ -45,7 +53,9 @@ bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
 
 scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) {
   std::size_t n = o.threads ? o.threads : (env().threads ? env().threads : os::affinity_cpus());
-  if (n > kMaxWorkers) throw std::invalid_argument("keel::pool: at most 4096 workers");
+  if (n > kMaxWorkers) {
+    throw std::invalid_argument("keel::pool: at most 4096 workers");
+  }
   workers_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     auto w = std::make_unique<worker>();
@@ -69,11 +79,6 @@ scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) 
 
 scheduler::~scheduler() = default;
 
-worker* scheduler::current_worker() const noexcept {
-  worker* w = tls_worker;
-  return w && w->sched == this ? w : nullptr;
-}
-
 // ---- the worker loop -------------------------------------------------------------------------
 
 void scheduler::worker_main(worker* w) {
@@ -90,7 +95,9 @@ void scheduler::worker_main(worker* w) {
       run_task(t, w);
       continue;
     }
-    if (!search_and_park(w)) break;
+    if (!search_and_park(w)) {
+      break;
+    }
   }
   if (opts_.on_worker_exit) {
     try {
@@ -104,29 +111,115 @@ void scheduler::worker_main(worker* w) {
 // Search order: a queued high task first, then our own deque (newest first), the shared normal
 // queue, other workers' deques (oldest first), and low tasks last.
 task_node* scheduler::find_task(worker* w) noexcept {
-  if (paused_.load(std::memory_order_acquire) && state_.load(std::memory_order_acquire) < stopping) {
+  if (paused_.load(std::memory_order_acquire) &&
+      state_.load(std::memory_order_acquire) < stopping) {
     return nullptr;
   }
   if (inject_[0].maybe_nonempty()) {
-    if (task_node* t = inject_[0].pop()) return t;
+    if (task_node* t = inject_[0].pop()) {
+      return t;
+    }
   }
   if (w) {
-    if (task_node* t = w->deque.pop()) return t;
+    if (task_node* t = w->deque.pop()) {
+      return t;
+    }
   }
-  if (task_node* t = inject_[1].pop()) return t;
-  if (task_node* t = steal(w)) return t;
+  if (w) {
+    if (task_node* t = take_injected(w)) {
+      return t;
+    }
+  } else if (task_node* t = inject_[1].pop()) {
+    return t;
+  }
+  if (task_node* t = steal(w)) {
+    return t;
+  }
   return inject_[2].pop();
+}
+
+// A thread outside the pool helping in a wait has no deque: from a long shared normal queue it
+// takes a fair share at once into `stash` (a chain private to its wait), and runs those before
+// looking again. The stash goes back to the shared queue before the wait sleeps or returns.
+task_node* scheduler::find_task_outside(task_node*& stash, int slot) noexcept {
+  if (paused_.load(std::memory_order_acquire) &&
+      state_.load(std::memory_order_acquire) < stopping) {
+    return nullptr;
+  }
+  if (slot >= 0 && !inject_[0].maybe_nonempty()) {
+    if (task_node* t = slots_[slot].deque.pop()) {
+      return t;
+    }
+  }
+  if (stash && !inject_[0].maybe_nonempty()) {
+    task_node* t = stash;
+    stash = t->next;
+    return t;
+  }
+  const std::size_t queued = inject_[1].size();
+  if (!inject_[0].maybe_nonempty() && queued > 2 * (workers_.size() + 1)) {
+    std::size_t n = 0;
+    const std::size_t want = std::min<std::size_t>(kMaxOutsideTake, queued / (workers_.size() + 1));
+    if (task_node* first = inject_[1].pop_chain(want, n)) {
+      stash = first->next;
+      return first;
+    }
+  }
+  return find_task(nullptr);
+}
+
+void scheduler::return_stash(task_node*& stash) noexcept {
+  if (!stash) {
+    return;
+  }
+  task_node* last = stash;
+  std::size_t n = 1;
+  while (last->next) {
+    last = last->next, ++n;
+  }
+  inject_[1].push_chain(stash, last, n);
+  stash = nullptr;
+  notify_new_work();
+}
+
+// A worker takes a share of the shared normal queue at once: it runs the oldest and keeps the
+// rest on its own deque, where it pops them without the queue's lock and others can steal them.
+task_node* scheduler::take_injected(worker* w) noexcept {
+  const std::size_t queued = inject_[1].size();
+  if (queued == 0) {
+    return nullptr;
+  }
+  const std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
+  std::size_t n = 0;
+  task_node* first = inject_[1].pop_chain(want, n);
+  if (!first || n == 1) {
+    return first;
+  }
+  task_node* rest[kMaxTake];
+  std::size_t k = 0;
+  for (task_node* t = first->next; t; t = t->next) {
+    rest[k++] = t;
+  }
+  while (k) {
+    w->deque.push(rest[--k]);  // the oldest ends up on top: popped first
+  }
+  notify_local_work();
+  return first;
 }
 
 task_node* scheduler::steal(worker* w) noexcept {
   const std::size_t n = workers_.size();
-  if (n == 0 || (n == 1 && w)) return nullptr;
+  if (n == 0 || (n == 1 && w)) {
+    return steal_slots_counted(w);
+  }
   const std::size_t start = static_cast<std::size_t>(next_random(w ? w->rng : tls_rng) % n);
   for (;;) {
     bool lost = false;
     for (std::size_t k = 0; k < n; ++k) {
       worker* v = workers_[(start + k) % n].get();
-      if (v == w) continue;
+      if (v == w) {
+        continue;
+      }
       task_node* t = nullptr;
       switch (v->deque.steal(t)) {
         case ws_deque::steal_result::taken:
@@ -143,8 +236,79 @@ task_node* scheduler::steal(worker* w) noexcept {
           break;
       }
     }
-    if (!lost) return nullptr;
+    if (!lost) {
+      return steal_slots_counted(w);
+    }
   }
+}
+
+task_node* scheduler::steal_slots_counted(worker* w) noexcept {
+  task_node* t = steal_slots();
+  if (t) {
+    if (w) {
+      bump(w->stats.stolen);
+    } else {
+      ext_stolen_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  return t;
+}
+
+task_node* scheduler::steal_slots() noexcept {
+  for (;;) {
+    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
+    if (mask == 0) {
+      return nullptr;
+    }
+    bool lost = false;
+    for (int i = 0; mask; ++i, mask >>= 1) {
+      if (!(mask & 1)) {
+        continue;
+      }
+      task_node* t = nullptr;
+      switch (slots_[i].deque.steal(t)) {
+        case ws_deque::steal_result::taken:
+          return t;
+        case ws_deque::steal_result::lost_race:
+          lost = true;
+          break;
+        case ws_deque::steal_result::empty:
+          break;
+      }
+    }
+    if (!lost) {
+      return nullptr;
+    }
+  }
+}
+
+int scheduler::claim_slot() noexcept {
+  for (int i = 0; i < kSlots; ++i) {
+    bool expect = false;
+    if (!slots_[i].claimed.load(std::memory_order_relaxed) &&
+        slots_[i].claimed.compare_exchange_strong(expect, true, std::memory_order_acquire)) {
+      slots_claimed_.fetch_or(1u << i, std::memory_order_seq_cst);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void scheduler::release_slot(int slot) noexcept {
+  slots_claimed_.fetch_and(~(1u << slot), std::memory_order_seq_cst);
+  slots_[slot].claimed.store(false, std::memory_order_release);
+}
+
+// Like a worker's local push: the holder waits for its group and pops its own deque there, so a
+// task cannot be lost if a sleeping worker misses it for a moment.
+errc scheduler::push_slot(int slot, task_node* t) noexcept {
+  if (state_.load(std::memory_order_acquire) != running) {
+    return errc::shut_down;
+  }
+  bump(slots_[slot].submitted);
+  slots_[slot].deque.push(t);
+  notify_local_work();
+  return errc::ok;
 }
 
 void scheduler::run_task(task_node* t, worker* w) noexcept {
@@ -157,21 +321,26 @@ void scheduler::run_task(task_node* t, worker* w) noexcept {
     (ran ? ext_executed_ : ext_cancelled_).fetch_add(1, std::memory_order_relaxed);
     ext_finished_.fetch_add(1, std::memory_order_seq_cst);
   }
-  if (idle_waiters_.load(std::memory_order_relaxed) != 0) signal_idle_waiters();
+  if (idle_waiters_.load(std::memory_order_relaxed) != 0) {
+    signal_idle_waiters();
+  }
 }
 
 // Called when find_task came back empty. The worker counts itself as searching and keeps looking
-// for spin_ns_; then it puts itself on the idle list, stops counting as searching, looks once
-// more and sleeps. Whoever wakes it takes it off the list and counts it as searching again.
-// Returns false when the worker must exit (stopping and nothing left to drop).
+// for spin_ns_ (and kMinSpinRounds looks); then it puts itself on the idle list, stops counting as
+// searching, looks once more and sleeps. Whoever wakes it takes it off the list and counts it as
+// searching again. Returns false when the worker must exit (stopping and nothing left to drop).
 bool scheduler::search_and_park(worker* w) noexcept {
   searching_.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
-    const std::uint64_t deadline = os::now_ns() + spin_ns_;
+    std::uint64_t deadline = 0;  // the clock is read only once the first kClockEvery looks failed
     for (unsigned round = 1;; ++round) {
       if (task_node* t = find_task(w)) {
         // The last searcher to find work wakes another, so that a burst is spread out.
-        if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1 && work_visible()) wake_one();
+        if (searching_.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+            sleepers_.load(std::memory_order_seq_cst) != 0 && work_visible()) {
+          wake_one();
+        }
         run_task(t, w);
         return true;
       }
@@ -179,11 +348,16 @@ bool scheduler::search_and_park(worker* w) noexcept {
         searching_.fetch_sub(1, std::memory_order_seq_cst);
         return false;
       }
-      if (round % 64 == 0) {
-        if (os::now_ns() >= deadline) break;
+      if (round % kClockEvery == 0) {
+        const std::uint64_t now = os::now_ns();
+        if (deadline == 0) {
+          deadline = now + spin_ns_;
+        } else if (now >= deadline && round >= kMinSpinRounds) {
+          break;
+        }
         os::yield();
       } else {
-        for (int i = 0; i < 8; ++i) os::cpu_relax();
+        os::cpu_relax();
       }
     }
     {
@@ -197,7 +371,9 @@ bool scheduler::search_and_park(worker* w) noexcept {
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);
         removed = erase_parker(idle_, &w->park);
-        if (removed) sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+        if (removed) {
+          sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+        }
       }
       if (removed) {
         searching_.fetch_add(1, std::memory_order_seq_cst);
@@ -206,28 +382,50 @@ bool scheduler::search_and_park(worker* w) noexcept {
       }
       continue;
     }
-    if (idle_waiters_.load(std::memory_order_seq_cst) != 0) signal_idle_waiters();
+    if (idle_waiters_.load(std::memory_order_seq_cst) != 0) {
+      signal_idle_waiters();
+    }
     bump(w->stats.parked);
     w->park.park();  // the waker counted us as searching
   }
 }
 
 bool scheduler::work_visible() const noexcept {
-  if (paused_.load(std::memory_order_seq_cst) && state_.load(std::memory_order_seq_cst) < stopping) {
+  if (paused_.load(std::memory_order_seq_cst) &&
+      state_.load(std::memory_order_seq_cst) < stopping) {
     return false;
   }
   for (const inject_queue& q : inject_) {
-    if (q.maybe_nonempty()) return true;
+    if (q.maybe_nonempty()) {
+      return true;
+    }
   }
   for (const auto& w : workers_) {
-    if (w->deque.maybe_nonempty()) return true;
+    if (w->deque.maybe_nonempty()) {
+      return true;
+    }
+  }
+  for (const ext_slot& e : slots_) {
+    if (e.deque.maybe_nonempty()) {
+      return true;
+    }
   }
   return false;
 }
 
 // After a task became visible (by a seq_cst store): wake a sleeper unless someone is searching.
 void scheduler::notify_new_work() noexcept {
-  if (searching_.load(std::memory_order_seq_cst) == 0 && sleepers_.load(std::memory_order_seq_cst) != 0) {
+  if (searching_.load(std::memory_order_seq_cst) == 0 &&
+      sleepers_.load(std::memory_order_seq_cst) != 0) {
+    wake_one();
+  }
+}
+
+// After a push onto the calling worker's own deque. No fence: if a worker falling asleep misses
+// this task, the owner still runs it (only parallelism is lost until the next push).
+void scheduler::notify_local_work() noexcept {
+  if (sleepers_.load(std::memory_order_relaxed) != 0 &&
+      searching_.load(std::memory_order_relaxed) == 0) {
     wake_one();
   }
 }
@@ -255,10 +453,17 @@ void scheduler::wake_all() noexcept {
   {
     std::lock_guard<std::mutex> lock(sleep_mu_);
     searching_.fetch_add(static_cast<std::uint32_t>(idle_.size()), std::memory_order_seq_cst);
-    sleepers_.fetch_sub(static_cast<std::uint32_t>(idle_.size() + helpers_.size()), std::memory_order_seq_cst);
-    for (const sleeper& s : idle_) s.park->unpark();
-    for (const sleeper& s : helpers_) s.park->unpark();
-    for (const sleeper& s : blocked_) s.park->unpark();
+    sleepers_.fetch_sub(static_cast<std::uint32_t>(idle_.size() + helpers_.size()),
+                        std::memory_order_seq_cst);
+    for (const sleeper& s : idle_) {
+      s.park->unpark();
+    }
+    for (const sleeper& s : helpers_) {
+      s.park->unpark();
+    }
+    for (const sleeper& s : blocked_) {
+      s.park->unpark();
+    }
     idle_.clear();
     helpers_.clear();
     blocked_.clear();
@@ -268,38 +473,54 @@ void scheduler::wake_all() noexcept {
 void scheduler::notify_waiters() noexcept {
   std::lock_guard<std::mutex> lock(sleep_mu_);
   sleepers_.fetch_sub(static_cast<std::uint32_t>(helpers_.size()), std::memory_order_seq_cst);
-  for (const sleeper& s : helpers_) s.park->unpark();
-  for (const sleeper& s : blocked_) s.park->unpark();
+  for (const sleeper& s : helpers_) {
+    s.park->unpark();
+  }
+  for (const sleeper& s : blocked_) {
+    s.park->unpark();
+  }
   helpers_.clear();
   blocked_.clear();
 }
 
 // ---- waiting for a future or a group ---------------------------------------------------------
 
-void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
+void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help,
+                          int slot) noexcept {
   worker* w = current_worker();
   parker* p = w ? &w->park : &tls_parker;
-  if (w) help = true;  // a worker that only slept here could starve the pool
+  if (w) {
+    help = true;  // a worker that only slept here could starve the pool
+  }
   std::uint64_t deadline = 0;
+  task_node* stash = nullptr;  // outside helpers only
   for (unsigned round = 1;; ++round) {
-    if (done(word.load(std::memory_order_acquire))) return;
+    if (done(word.load(std::memory_order_acquire))) {
+      return_stash(stash);
+      return;
+    }
     if (help) {
-      if (task_node* t = find_task(w)) {
+      if (task_node* t = w ? find_task(w) : find_task_outside(stash, slot)) {
         run_task(t, w);
+        round = 0;
         deadline = 0;
         continue;
       }
     }
-    if (deadline == 0) deadline = os::now_ns() + spin_ns_;
-    if (round % 64 != 0) {
-      for (int i = 0; i < 8; ++i) os::cpu_relax();
+    if (round % kClockEvery != 0) {
+      os::cpu_relax();
       continue;
     }
-    if (os::now_ns() < deadline) {
+    const std::uint64_t now = os::now_ns();
+    if (deadline == 0) {
+      deadline = now + spin_ns_;
+    }
+    if (now < deadline || round < kMinSpinRounds) {
       os::yield();
       continue;
     }
     deadline = 0;
+    return_stash(stash);
     std::vector<sleeper>& list = help ? helpers_ : blocked_;
     bool registered = true;
     {
@@ -309,7 +530,9 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       } catch (...) {
         registered = false;  // no memory for the list entry: keep polling instead of sleeping
       }
-      if (registered && help) sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      if (registered && help) {
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      }
     }
     if (!registered) {
       os::yield();
@@ -321,38 +544,41 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);
         removed = erase_parker(list, p);
-        if (removed && help) sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+        if (removed && help) {
+          sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+        }
       }
-      if (!removed) p->park();  // a waker took us off the list: take its token
+      if (!removed) {
+        p->park();  // a waker took us off the list: take its token
+      }
       continue;
     }
-    if (w) bump(w->stats.parked);
+    if (w) {
+      bump(w->stats.parked);
+    }
     p->park();
   }
 }
 
 // ---- submitting ------------------------------------------------------------------------------
 
-bool scheduler::enqueue_external(task_node* first, task_node* last, std::size_t n, priority p) noexcept {
-  ext_submitted_.fetch_add(n, std::memory_order_seq_cst);
-  if (state_.load(std::memory_order_seq_cst) != running) {
-    ext_rejected_.fetch_add(n, std::memory_order_relaxed);
-    ext_finished_.fetch_add(n, std::memory_order_seq_cst);
-    return false;
-  }
-  inject_[static_cast<int>(p)].push_chain(first, last, n);
-  return true;
+bool scheduler::enqueue_external(task_node* first, task_node* last, std::size_t n,
+                                 priority p) noexcept {
+  return inject_[static_cast<int>(p)].push_external(first, last, n, state_);
 }
 
 errc scheduler::push(task_node* t, priority p) noexcept {
   if (worker* w = current_worker()) {
-    if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+    if (state_.load(std::memory_order_acquire) >= stopping) {
+      return errc::shut_down;
+    }
     bump(w->stats.submitted);
     if (p == priority::normal) {
       w->deque.push(t);
-    } else {
-      inject_[static_cast<int>(p)].push(t);
+      notify_local_work();
+      return errc::ok;
     }
+    inject_[static_cast<int>(p)].push(t);
   } else if (!enqueue_external(t, t, 1, p)) {
     return errc::shut_down;
   }
@@ -361,16 +587,26 @@ errc scheduler::push(task_node* t, priority p) noexcept {
 }
 
 errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
-  if (n == 0) return state_.load(std::memory_order_acquire) == running ? errc::ok : errc::shut_down;
+  if (n == 0) {
+    return state_.load(std::memory_order_acquire) == running ? errc::ok : errc::shut_down;
+  }
   worker* w = current_worker();
   if (w && p == priority::normal) {
-    if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+    if (state_.load(std::memory_order_acquire) >= stopping) {
+      return errc::shut_down;
+    }
     bump(w->stats.submitted, n);
-    for (std::size_t i = 0; i < n; ++i) w->deque.push(ts[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      w->deque.push(ts[i]);
+    }
   } else {
-    for (std::size_t i = 0; i + 1 < n; ++i) ts[i]->next = ts[i + 1];
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      ts[i]->next = ts[i + 1];
+    }
     if (w) {
-      if (state_.load(std::memory_order_acquire) >= stopping) return errc::shut_down;
+      if (state_.load(std::memory_order_acquire) >= stopping) {
+        return errc::shut_down;
+      }
       bump(w->stats.submitted, n);
       inject_[static_cast<int>(p)].push_chain(ts[0], ts[n - 1], n);
     } else if (!enqueue_external(ts[0], ts[n - 1], n, p)) {
@@ -379,11 +615,13 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
   }
   // More than one task: make sure more than one thread comes looking.
   notify_new_work();
-  if (n > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) wake_one();
+  if (n > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) {
+    wake_one();
+  }
   return errc::ok;
 }
 
-void scheduler::report_detached_exception(std::exception_ptr e) noexcept {
+void scheduler::report_detached_exception(const std::exception_ptr& e) noexcept {
   detached_exceptions_.fetch_add(1, std::memory_order_relaxed);
   if (opts_.on_detached_exception) {
     try {
@@ -407,22 +645,38 @@ bool scheduler::is_idle() const noexcept {
   // Finished counts first, then submitted ones: both only grow, so equal sums mean that at the
   // moment between the two passes every submitted task had finished.
   std::uint64_t fin = ext_finished_.load(std::memory_order_seq_cst);
-  for (const auto& w : workers_) fin += w->stats.finished.load(std::memory_order_acquire);
-  std::uint64_t sub = ext_submitted_.load(std::memory_order_seq_cst);
-  for (const auto& w : workers_) sub += w->stats.submitted.load(std::memory_order_acquire);
+  for (const auto& w : workers_) {
+    fin += w->stats.finished.load(std::memory_order_acquire);
+  }
+  std::uint64_t sub = 0;
+  for (const inject_queue& q : inject_) {
+    sub += q.submitted();
+  }
+  for (const ext_slot& e : slots_) {
+    sub += e.submitted.load(std::memory_order_acquire);
+  }
+  for (const auto& w : workers_) {
+    sub += w->stats.submitted.load(std::memory_order_acquire);
+  }
   return sub == fin;
 }
 
 void scheduler::signal_idle_waiters() noexcept {
-  if (!is_idle()) return;
+  if (!is_idle()) {
+    return;
+  }
   idle_epoch_.fetch_add(1, std::memory_order_seq_cst);
   os::futex_wake(idle_epoch_, INT_MAX);
 }
 
 errc scheduler::wait_idle() noexcept {
-  if (current_worker()) return errc::would_deadlock;
+  if (current_worker()) {
+    return errc::would_deadlock;
+  }
   for (;;) {
-    if (is_idle()) return errc::ok;
+    if (is_idle()) {
+      return errc::ok;
+    }
     idle_waiters_.fetch_add(1, std::memory_order_seq_cst);
     const std::uint32_t epoch = idle_epoch_.load(std::memory_order_seq_cst);
     if (is_idle()) {
@@ -443,16 +697,26 @@ void scheduler::resume() noexcept {
 }
 
 errc scheduler::shutdown(bool now) noexcept {
-  if (current_worker()) return errc::would_deadlock;
+  if (current_worker()) {
+    return errc::would_deadlock;
+  }
   std::lock_guard<std::mutex> guard(shutdown_mu_);
-  if (joined_) return errc::ok;
+  if (joined_) {
+    return errc::ok;
+  }
   if (now) {
     std::uint32_t s = state_.load(std::memory_order_seq_cst);
     while (s < stopping && !state_.compare_exchange_weak(s, stopping, std::memory_order_seq_cst)) {
     }
+    for (inject_queue& q : inject_) {
+      q.flush();
+    }
   } else {
     std::uint32_t s = running;
     state_.compare_exchange_strong(s, closing, std::memory_order_seq_cst);
+    for (inject_queue& q : inject_) {
+      q.flush();  // submitters past the check are counted now
+    }
     resume();  // a paused pool would never drain
     wait_idle();
     s = state_.load(std::memory_order_seq_cst);
@@ -461,14 +725,23 @@ errc scheduler::shutdown(bool now) noexcept {
   }
   wake_all();
   for (auto& w : workers_) {
-    if (w->thread.joinable()) w->thread.join();
+    if (w->thread.joinable()) {
+      w->thread.join();
+    }
   }
   // Tasks an outside thread was still queueing as the workers left are dropped here.
   for (;;) {
     for (inject_queue& q : inject_) {
-      while (task_node* t = q.pop()) run_task(t, nullptr);
+      while (task_node* t = q.pop()) {
+        run_task(t, nullptr);
+      }
     }
-    if (is_idle()) break;
+    while (task_node* t = steal_slots()) {
+      run_task(t, nullptr);
+    }
+    if (is_idle()) {
+      break;
+    }
     os::yield();
   }
   joined_ = true;
@@ -477,7 +750,12 @@ errc scheduler::shutdown(bool now) noexcept {
 
 pool_stats scheduler::stats() const noexcept {
   pool_stats s;
-  s.submitted = ext_submitted_.load(std::memory_order_acquire) - ext_rejected_.load(std::memory_order_acquire);
+  for (const inject_queue& q : inject_) {
+    s.submitted += q.submitted();
+  }
+  for (const ext_slot& e : slots_) {
+    s.submitted += e.submitted.load(std::memory_order_acquire);
+  }
   s.executed = ext_executed_.load(std::memory_order_acquire);
   s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
   s.stolen = ext_stolen_.load(std::memory_order_acquire);
@@ -498,11 +776,17 @@ errc push(scheduler* s, task_node* t, priority p) noexcept { return s->push(t, p
 errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept {
   return s->push_bulk(ts, n, p);
 }
-void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept {
-  s->wait_word(word, done, help);
+void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help,
+               int slot) noexcept {
+  s->wait_word(word, done, help, slot);
 }
+int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
+void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
+errc push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
-void report_detached_exception(scheduler* s, std::exception_ptr e) noexcept { s->report_detached_exception(e); }
+void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept {
+  s->report_detached_exception(e);
+}
 bool on_worker_of(const scheduler* s) noexcept { return s->current_worker() != nullptr; }
 
 }  // namespace keel::pool::detail

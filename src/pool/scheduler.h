@@ -20,7 +20,8 @@ namespace keel::pool::detail {
 
 // Counters one thread writes (load + store, no read-modify-write) and any thread reads.
 struct alignas(64) counters {
-  std::atomic<std::uint64_t> submitted{0}, finished{0}, executed{0}, cancelled{0}, stolen{0}, parked{0};
+  std::atomic<std::uint64_t> submitted{0}, finished{0}, executed{0}, cancelled{0}, stolen{0},
+      parked{0};
 };
 inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
   c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_release);
@@ -38,11 +39,21 @@ struct worker {
   std::thread thread;
 };
 
+// A deque lent to a thread outside the pool (see claim_slot in keel/pool/detail/task.h).
+struct ext_slot {
+  ws_deque deque;
+  alignas(64) std::atomic<std::uint64_t> submitted{0};  // written by the current holder only
+  std::atomic<bool> claimed{false};
+};
+
 // One sleeping thread on a sleep list.
 struct sleeper {
   parker* park;
   worker* w;  // the worker, or nullptr for a thread outside the pool
 };
+
+// The worker running on this thread (of whichever pool), or nullptr.
+inline thread_local worker* tls_worker = nullptr;
 
 class scheduler {
  public:
@@ -53,9 +64,12 @@ class scheduler {
 
   errc push(task_node* t, priority p) noexcept;
   errc push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept;
-  void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept;
+  void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help, int slot) noexcept;
+  int claim_slot() noexcept;
+  void release_slot(int slot) noexcept;
+  errc push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
-  void report_detached_exception(std::exception_ptr e) noexcept;
+  void report_detached_exception(const std::exception_ptr& e) noexcept;
 
   errc wait_idle() noexcept;
   void pause() noexcept;
@@ -64,7 +78,10 @@ class scheduler {
   errc shutdown(bool now) noexcept;
   pool_stats stats() const noexcept;
   // The calling thread's worker if it is one of ours, else nullptr.
-  worker* current_worker() const noexcept;
+  worker* current_worker() const noexcept {
+    worker* w = tls_worker;
+    return w && w->sched == this ? w : nullptr;
+  }
 
  private:
   enum state : std::uint32_t { running = 0, closing = 1, stopping = 2, stopped = 3 };
@@ -72,10 +89,18 @@ class scheduler {
   void worker_main(worker* w);
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
+  task_node* take_injected(worker* w) noexcept;
+  task_node* find_task_outside(task_node*& stash, int slot) noexcept;
+  task_node* steal_slots() noexcept;
+  task_node* steal_slots_counted(worker* w) noexcept;
+  void return_stash(task_node*& stash) noexcept;
+  static constexpr std::size_t kMaxOutsideTake = 8;
+  static constexpr std::size_t kMaxTake = 32;
   void run_task(task_node* t, worker* w) noexcept;
   bool search_and_park(worker* w) noexcept;
   bool work_visible() const noexcept;
   void notify_new_work() noexcept;
+  void notify_local_work() noexcept;
   void wake_one() noexcept;
   void wake_all() noexcept;
   bool is_idle() const noexcept;
@@ -86,6 +111,9 @@ class scheduler {
   std::uint64_t spin_ns_;
   std::vector<std::unique_ptr<worker>> workers_;
   inject_queue inject_[3];  // by priority: high, normal, low
+  static constexpr int kSlots = 4;
+  ext_slot slots_[kSlots];
+  alignas(64) std::atomic<std::uint32_t> slots_claimed_{0};  // bit i: slots_[i] is lent out
 
   alignas(64) std::atomic<std::uint32_t> state_{running};
   std::atomic<bool> paused_{false};
@@ -97,10 +125,9 @@ class scheduler {
   std::vector<sleeper> helpers_;  // waiters that run tasks when woken (woken by new work too)
   std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
 
-  // Work done by threads outside the pool, and tasks they submitted.
-  alignas(64) std::atomic<std::uint64_t> ext_submitted_{0};
-  std::atomic<std::uint64_t> ext_rejected_{0};
-  std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0}, ext_stolen_{0};
+  // Work done by threads outside the pool (tasks they submitted are counted by inject_).
+  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0},
+      ext_stolen_{0};
   std::atomic<std::uint64_t> detached_exceptions_{0};
 
   alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};

@@ -25,7 +25,9 @@ thread_pool::~thread_pool() {
   if (sched_->shutdown(false) == errc::would_deadlock) {
     // Destroyed by one of its own tasks: it cannot wait for itself. Stop taking work and leak the
     // scheduler (its workers exit on their own) rather than free memory they still use.
-    std::fputs("keel::pool: thread_pool destroyed on one of its own workers; its scheduler is leaked\n", stderr);
+    std::fputs(
+        "keel::pool: thread_pool destroyed on one of its own workers; its scheduler is leaked\n",
+        stderr);
     return;
   }
   delete sched_;

@@ -15,7 +15,8 @@ namespace kp = keel::pool;
 TEST(PoolFuture, ReturnsValueAndBindsArguments) {
   kp::thread_pool p(2);
   EXPECT_EQ(p.size(), 2u);
-  auto f = p.submit([](int a, const std::string& b) { return b + std::to_string(a); }, 42, std::string("x"));
+  auto f = p.submit([](int a, const std::string& b) { return b + std::to_string(a); }, 42,
+                    std::string("x"));
   EXPECT_TRUE(f.valid());
   EXPECT_EQ(f.get(), "x42");
   EXPECT_FALSE(f.valid());
@@ -62,7 +63,9 @@ TEST(PoolFuture, ReadyAndWaitFromOutside) {
   kp::thread_pool p(2);
   std::atomic<bool> go{false};
   auto f = p.submit([&] {
-    while (!go.load()) std::this_thread::yield();
+    while (!go.load()) {
+      std::this_thread::yield();
+    }
     return 5;
   });
   EXPECT_FALSE(f.ready());
@@ -76,7 +79,9 @@ TEST(PoolFuture, NestedWaitOnOneWorkerDoesNotDeadlock) {
   kp::thread_pool p(1);
   // Depth-10 chain of tasks each waiting for a child submitted to the same single worker.
   std::function<int(int)> chain = [&](int d) -> int {
-    if (d == 0) return 1;
+    if (d == 0) {
+      return 1;
+    }
     auto f = p.submit(chain, d - 1);
     return f.get() + 1;
   };
@@ -89,7 +94,7 @@ TEST(PoolDetach, RunsAndReportsExceptionsToHandler) {
   std::mutex mu;
   kp::pool_options o;
   o.threads = 2;
-  o.on_detached_exception = [&](std::exception_ptr e) {
+  o.on_detached_exception = [&](const std::exception_ptr& e) {
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& ex) {
@@ -100,7 +105,9 @@ TEST(PoolDetach, RunsAndReportsExceptionsToHandler) {
   };
   kp::thread_pool p(o);
   std::atomic<int> ran{0};
-  for (int i = 0; i < 100; ++i) EXPECT_EQ(p.detach([&] { ran++; }), kp::errc::ok);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(p.detach([&] { ran++; }), kp::errc::ok);
+  }
   EXPECT_EQ(p.detach([] { throw std::logic_error("detached"); }), kp::errc::ok);
   EXPECT_EQ(p.wait_idle(), kp::errc::ok);
   EXPECT_EQ(ran.load(), 100);
@@ -112,7 +119,7 @@ TEST(PoolDetach, RunsAndReportsExceptionsToHandler) {
 TEST(PoolDetach, HandlerThatThrowsIsSwallowed) {
   kp::pool_options o;
   o.threads = 1;
-  o.on_detached_exception = [](std::exception_ptr) { throw 1; };
+  o.on_detached_exception = [](const std::exception_ptr&) { throw 1; };
   kp::thread_pool p(o);
   p.detach([] { throw 2; });
   EXPECT_EQ(p.wait_idle(), kp::errc::ok);
@@ -122,24 +129,36 @@ TEST(PoolDetach, HandlerThatThrowsIsSwallowed) {
 TEST(PoolBulk, SubmitBulkAndDetachBulk) {
   kp::thread_pool p(2);
   std::vector<std::function<int()>> fns;
-  for (int i = 0; i < 50; ++i) fns.push_back([i] { return i * i; });
+  fns.reserve(50);
+  for (int i = 0; i < 50; ++i) {
+    fns.push_back([i] { return i * i; });
+  }
   auto futs = p.submit_bulk(fns);
   ASSERT_EQ(futs.size(), 50u);
-  for (int i = 0; i < 50; ++i) EXPECT_EQ(futs[i].get(), i * i);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(futs[i].get(), i * i);
+  }
 
   std::vector<std::atomic<int>> seen(1000);
   EXPECT_EQ(p.detach_bulk(seen.size(), [&](std::size_t i) { seen[i]++; }), kp::errc::ok);
   EXPECT_EQ(p.wait_idle(), kp::errc::ok);
-  for (auto& s : seen) EXPECT_EQ(s.load(), 1);
+  for (auto& s : seen) {
+    EXPECT_EQ(s.load(), 1);
+  }
 }
 
 TEST(PoolBulk, BulkFromInsideAWorker) {
   kp::thread_pool p(2);
   auto outer = p.submit([&] {
     std::vector<std::function<int()>> fns;
-    for (int i = 0; i < 20; ++i) fns.push_back([i] { return i; });
+    fns.reserve(20);
+    for (int i = 0; i < 20; ++i) {
+      fns.push_back([i] { return i; });
+    }
     int sum = 0;
-    for (auto& f : p.submit_bulk(fns)) sum += f.get();
+    for (auto& f : p.submit_bulk(fns)) {
+      sum += f.get();
+    }
     return sum;
   });
   EXPECT_EQ(outer.get(), 190);

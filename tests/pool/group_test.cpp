@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "keel/pool.h"
 
@@ -13,7 +15,9 @@ TEST(PoolGroup, RunsEveryTask) {
   kp::thread_pool p(2);
   kp::task_group g(p);
   std::atomic<int> n{0};
-  for (int i = 0; i < 1000; ++i) EXPECT_EQ(g.run([&] { n++; }), kp::errc::ok);
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(g.run([&] { n++; }), kp::errc::ok);
+  }
   EXPECT_EQ(g.wait(), kp::group_status::complete);
   EXPECT_EQ(n.load(), 1000);
   EXPECT_TRUE(g.exceptions().empty());
@@ -31,7 +35,9 @@ TEST(PoolGroup, CollectsEveryExceptionAndRethrowsTheFirst) {
   std::atomic<int> ok{0};
   for (int i = 0; i < 10; ++i) {
     g.run([&, i] {
-      if (i % 3 == 0) throw std::runtime_error("e" + std::to_string(i));
+      if (i % 3 == 0) {
+        throw std::runtime_error("e" + std::to_string(i));
+      }
       ok++;
     });
   }
@@ -55,10 +61,16 @@ TEST(PoolGroup, CancelSkipsQueuedTasks) {
   std::atomic<bool> started{false};
   blocker.run([&] {
     started = true;
-    while (!release.load()) std::this_thread::yield();
+    while (!release.load()) {
+      std::this_thread::yield();
+    }
   });
-  while (!started.load()) std::this_thread::yield();
-  for (int i = 0; i < 100; ++i) g.run([&] { ran++; });
+  while (!started.load()) {
+    std::this_thread::yield();
+  }
+  for (int i = 0; i < 100; ++i) {
+    g.run([&] { ran++; });
+  }
   g.cancel();
   EXPECT_TRUE(g.is_cancelled());
   release = true;
@@ -76,10 +88,14 @@ TEST(PoolGroup, RunningTaskSeesCancellation) {
   std::atomic<bool> started{false};
   g.run([&] {
     started = true;
-    while (!g.is_cancelled()) std::this_thread::yield();
+    while (!g.is_cancelled()) {
+      std::this_thread::yield();
+    }
     saw = true;
   });
-  while (!started.load()) std::this_thread::yield();
+  while (!started.load()) {
+    std::this_thread::yield();
+  }
   g.cancel();
   EXPECT_EQ(g.wait(), kp::group_status::cancelled);
   EXPECT_TRUE(saw.load());
@@ -87,7 +103,9 @@ TEST(PoolGroup, RunningTaskSeesCancellation) {
 
 // Recursive fork-join on one group and on nested groups; with one worker too.
 int fib_nested(kp::thread_pool& p, int n) {
-  if (n < 2) return n;
+  if (n < 2) {
+    return n;
+  }
   int a = 0;
   kp::task_group g(p);
   g.run([&] { a = fib_nested(p, n - 1); });
@@ -127,10 +145,42 @@ TEST(PoolGroup, DestructorWaits) {
   std::atomic<int> n{0};
   {
     kp::task_group g(p);
-    for (int i = 0; i < 100; ++i) g.run([&] {
+    for (int i = 0; i < 100; ++i) {
+      g.run([&] {
         std::this_thread::yield();
         n++;
       });
+    }
   }
   EXPECT_EQ(n.load(), 100);
+}
+
+TEST(PoolGroup, ManyOutsideOwnersAtOnceMoreThanSlots) {
+  // Groups owned by threads outside the pool borrow one of a few deques; the rest use the
+  // shared queue. Eight owners at once, each reusing its group several times.
+  kp::thread_pool p(2);
+  std::vector<std::thread> ts;
+  std::atomic<long> total{0};
+  ts.reserve(8);
+  for (int k = 0; k < 8; ++k) {
+    ts.emplace_back([&] {
+      kp::task_group g(p);
+      for (int round = 0; round < 5; ++round) {
+        std::atomic<int> n{0};
+        for (int i = 0; i < 500; ++i) {
+          g.run([&] { n++; });
+        }
+        EXPECT_EQ(g.wait(), kp::group_status::complete);
+        EXPECT_EQ(n.load(), 500);
+        total += n.load();
+      }
+    });
+  }
+  for (auto& t : ts) {
+    t.join();
+  }
+  EXPECT_EQ(total.load(), 8 * 5 * 500);
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  kp::pool_stats s = p.stats();
+  EXPECT_EQ(s.submitted, s.executed);
 }

@@ -28,10 +28,12 @@ TEST(PoolLifecycle, DestructorDrainsQueuedAndNestedWork) {
 TEST(PoolLifecycle, WaitIdleWaitsForNestedWork) {
   kp::thread_pool p(2);
   std::atomic<int> n{0};
-  for (int i = 0; i < 100; ++i) p.detach([&] {
+  for (int i = 0; i < 100; ++i) {
+    p.detach([&] {
       std::this_thread::sleep_for(100us);
       p.detach([&] { n++; });
     });
+  }
   EXPECT_EQ(p.wait_idle(), kp::errc::ok);
   EXPECT_EQ(n.load(), 100);
   EXPECT_EQ(p.submit([&] { return p.wait_idle(); }).get(), kp::errc::would_deadlock);
@@ -59,7 +61,9 @@ TEST(PoolLifecycle, SubmitAfterShutdownIsAnError) {
   EXPECT_EQ(g.run([&] { ran = true; }), kp::errc::shut_down);
   EXPECT_EQ(g.wait(), kp::group_status::complete);
   std::vector<std::function<int()>> fns(3, [] { return 1; });
-  for (auto& bf : p.submit_bulk(fns)) EXPECT_EQ(bf.status(), kp::errc::shut_down);
+  for (auto& bf : p.submit_bulk(fns)) {
+    EXPECT_EQ(bf.status(), kp::errc::shut_down);
+  }
   EXPECT_EQ(p.detach_bulk(5, [&](std::size_t) { ran = true; }), kp::errc::shut_down);
   EXPECT_FALSE(ran);
   EXPECT_EQ(p.stats().submitted, 0u);
@@ -71,15 +75,24 @@ TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
   std::atomic<bool> go{false}, started{false};
   auto running = p.submit([&] {
     started = true;
-    while (!go.load()) std::this_thread::yield();
+    while (!go.load()) {
+      std::this_thread::yield();
+    }
     return 7;
   });
-  while (!started.load()) std::this_thread::yield();
+  while (!started.load()) {
+    std::this_thread::yield();
+  }
   std::atomic<int> ran{0};
   std::vector<kp::future<void>> fs;
-  for (int i = 0; i < 100; ++i) fs.push_back(p.submit([&] { ran++; }));
+  fs.reserve(100);
+  for (int i = 0; i < 100; ++i) {
+    fs.push_back(p.submit([&] { ran++; }));
+  }
   kp::task_group g(p);
-  for (int i = 0; i < 10; ++i) g.run([&] { ran++; });
+  for (int i = 0; i < 10; ++i) {
+    g.run([&] { ran++; });
+  }
   std::thread stopper([&] { EXPECT_EQ(p.shutdown_now(), kp::errc::ok); });
   // shutdown_now refuses new work at once, then waits for the running task.
   std::uint64_t accepted = 0;
@@ -90,7 +103,9 @@ TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
   go = true;
   stopper.join();
   EXPECT_EQ(running.get(), 7);  // a running task finishes
-  for (auto& f : fs) EXPECT_EQ(f.status(), kp::errc::cancelled);
+  for (auto& f : fs) {
+    EXPECT_EQ(f.status(), kp::errc::cancelled);
+  }
   g.wait();
   EXPECT_EQ(ran.load(), 0);
   EXPECT_EQ(p.stats().cancelled, 110u + accepted);
@@ -101,7 +116,9 @@ TEST(PoolLifecycle, ShutdownOfAPausedPoolStillDrains) {
   {
     kp::thread_pool p(2);
     p.pause();
-    for (int i = 0; i < 50; ++i) p.detach([&] { n++; });
+    for (int i = 0; i < 50; ++i) {
+      p.detach([&] { n++; });
+    }
   }
   EXPECT_EQ(n.load(), 50);
 }
@@ -111,9 +128,14 @@ TEST(PoolLifecycle, ShutdownNowOfAPausedPoolDropsEverything) {
   p.pause();
   std::atomic<int> n{0};
   std::vector<kp::future<void>> fs;
-  for (int i = 0; i < 50; ++i) fs.push_back(p.submit([&] { n++; }));
+  fs.reserve(50);
+  for (int i = 0; i < 50; ++i) {
+    fs.push_back(p.submit([&] { n++; }));
+  }
   EXPECT_EQ(p.shutdown_now(), kp::errc::ok);
-  for (auto& f : fs) EXPECT_EQ(f.status(), kp::errc::cancelled);
+  for (auto& f : fs) {
+    EXPECT_EQ(f.status(), kp::errc::cancelled);
+  }
   EXPECT_EQ(n.load(), 0);
 }
 

@@ -15,8 +15,11 @@ TEST(PoolParallelFor, VisitsEveryIndexOnceForManyGrains) {
   kp::thread_pool p(2);
   for (std::size_t grain : {0u, 1u, 7u, 64u, 1000u, 100000u}) {
     std::vector<std::atomic<int>> hits(10007);
-    kp::parallel_for(p, 0, hits.size(), [&](std::size_t i) { hits[i]++; }, grain);
-    for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << "grain " << grain << " i " << i;
+    kp::parallel_for(
+        p, 0, hits.size(), [&](std::size_t i) { hits[i]++; }, grain);
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      ASSERT_EQ(hits[i].load(), 1) << "grain " << grain << " i " << i;
+    }
   }
 }
 
@@ -39,11 +42,15 @@ TEST(PoolParallelFor, ChunksCoverTheRangeAndRespectGrain) {
         std::size_t len = hi - lo, seen = max_len.load();
         while (len > seen && !max_len.compare_exchange_weak(seen, len)) {
         }
-        for (std::size_t i = lo; i < hi; ++i) hits[i]++;
+        for (std::size_t i = lo; i < hi; ++i) {
+          hits[i]++;
+        }
       },
       33);
   EXPECT_LE(max_len.load(), 33u);
-  for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+  for (auto& h : hits) {
+    ASSERT_EQ(h.load(), 1);
+  }
 }
 
 TEST(PoolParallelFor, RethrowsAndStopsEarly) {
@@ -67,7 +74,13 @@ TEST(PoolParallelFor, RethrowsAndStopsEarly) {
 TEST(PoolParallelFor, NestedInsideTasksAndWithOneWorker) {
   kp::thread_pool p(1);
   std::atomic<int> n{0};
-  kp::parallel_for(p, 0, 10, [&](std::size_t) { kp::parallel_for(p, 0, 10, [&](std::size_t) { n++; }, 1); }, 1);
+  kp::parallel_for(
+      p, 0, 10,
+      [&](std::size_t) {
+        kp::parallel_for(
+            p, 0, 10, [&](std::size_t) { n++; }, 1);
+      },
+      1);
   EXPECT_EQ(n.load(), 100);
 }
 
@@ -75,32 +88,54 @@ TEST(PoolParallelFor, RunsInlineOnAStoppedPool) {
   kp::thread_pool p(2);
   p.shutdown();
   std::vector<int> v(1000, 0);
-  kp::parallel_for(p, 0, v.size(), [&](std::size_t i) { v[i] = 1; }, 10);
+  kp::parallel_for(
+      p, 0, v.size(), [&](std::size_t i) { v[i] = 1; }, 10);
   EXPECT_EQ(std::accumulate(v.begin(), v.end(), 0), 1000);
+}
+
+TEST(PoolParallelForEach, VisitsEveryElementOfARange) {
+  kp::thread_pool p(2);
+  std::vector<int> v(5000);
+  std::iota(v.begin(), v.end(), 0);
+  kp::parallel_for_each(
+      p, v, [](int& x) { x *= 2; }, 64);
+  for (int i = 0; i < 5000; ++i) {
+    ASSERT_EQ(v[static_cast<std::size_t>(i)], 2 * i);
+  }
+  std::vector<int> empty;
+  kp::parallel_for_each(p, empty, [](int&) { FAIL(); });
 }
 
 TEST(PoolParallelReduce, SumsAndIsDeterministic) {
   kp::thread_pool p(2);
   std::vector<double> v(100003);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1.0 / static_cast<double>(i + 1);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = 1.0 / static_cast<double>(i + 1);
+  }
   auto map = [&](std::size_t lo, std::size_t hi, double acc) {
-    for (; lo < hi; ++lo) acc += v[lo];
+    for (; lo < hi; ++lo) {
+      acc += v[lo];
+    }
     return acc;
   };
   double a = kp::parallel_reduce(p, 0, v.size(), 0.0, map, std::plus<>{}, 1000);
   double b = kp::parallel_reduce(p, 0, v.size(), 0.0, map, std::plus<>{}, 1000);
   EXPECT_EQ(a, b);  // same chunks, same combination order
   double serial = 0;
-  for (std::size_t k = 0; k < v.size(); k += 1000) serial += map(k, std::min(v.size(), k + 1000), 0.0);
+  for (std::size_t k = 0; k < v.size(); k += 1000) {
+    serial += map(k, std::min(v.size(), k + 1000), 0.0);
+  }
   EXPECT_EQ(a, serial);
   EXPECT_EQ(kp::parallel_reduce(p, 3, 3, 42.0, map, std::plus<>{}), 42.0);
   // Non-commutative reduce keeps left-to-right order.
   std::string s = kp::parallel_reduce(
       p, 0, 26, std::string(),
       [](std::size_t lo, std::size_t hi, std::string acc) {
-        for (; lo < hi; ++lo) acc += static_cast<char>('a' + lo);
+        for (; lo < hi; ++lo) {
+          acc += static_cast<char>('a' + lo);
+        }
         return acc;
       },
-      [](std::string x, const std::string& y) { return x + y; }, 3);
+      [](const std::string& x, const std::string& y) { return x + y; }, 3);
   EXPECT_EQ(s, "abcdefghijklmnopqrstuvwxyz");
 }

@@ -26,7 +26,9 @@ struct ledger {
   void mark(std::size_t i) { slots[i].fetch_add(1, std::memory_order_relaxed); }
   std::size_t count(int v) const {
     std::size_t c = 0;
-    for (auto& s : slots) c += s.load() == v;
+    for (auto& s : slots) {
+      c += s.load() == v;
+    }
     return c;
   }
   std::vector<std::atomic<int>> slots;
@@ -34,29 +36,35 @@ struct ledger {
 }  // namespace
 
 TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
-  const std::size_t per_thread = 20000 * kScale;
+  const std::size_t per_thread = std::size_t{40000} * kScale;  // release: 1.44M tasks in all
   constexpr int kSubmitters = 3;
   ledger outer(per_thread * kSubmitters), inner(per_thread * kSubmitters);
   {
     kp::thread_pool p(4);  // more workers than cores on CI: preemption inside the protocols
     std::vector<std::thread> ts;
+    ts.reserve(kSubmitters);
     for (int s = 0; s < kSubmitters; ++s) {
       ts.emplace_back([&, s] {
         for (std::size_t i = 0; i < per_thread; ++i) {
           const std::size_t id = static_cast<std::size_t>(s) * per_thread + i;
           auto body = [&, id] {
             outer.mark(id);
-            if (id % 2 == 0) p.detach([&, id] { inner.mark(id); });  // from a worker: its deque
+            if (id % 2 == 0) {
+              p.detach([&, id] { inner.mark(id); });  // from a worker: its deque
+            }
           };
           if (i % 3 == 0) {
-            ASSERT_EQ(p.detach(kp::submit_options{static_cast<kp::priority>(i % 9 / 3), {}}, body), kp::errc::ok);
+            ASSERT_EQ(p.detach(kp::submit_options{static_cast<kp::priority>(i % 9 / 3), {}}, body),
+                      kp::errc::ok);
           } else {
             ASSERT_EQ(p.detach(body), kp::errc::ok);
           }
         }
       });
     }
-    for (auto& t : ts) t.join();
+    for (auto& t : ts) {
+      t.join();
+    }
     ASSERT_EQ(p.wait_idle(), kp::errc::ok);
     kp::pool_stats st = p.stats();
     EXPECT_EQ(st.submitted, per_thread * kSubmitters * 3 / 2);
@@ -74,14 +82,21 @@ TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
 // A random tree of futures and groups; returns the number of nodes it ran.
 long random_tree(kp::thread_pool& p, std::uint64_t seed, int depth) {
   std::mt19937_64 rng(seed);
-  if (depth == 0) return 1;
+  if (depth == 0) {
+    return 1;
+  }
   const int kind = static_cast<int>(rng() % 3);
   const int fan = 1 + static_cast<int>(rng() % 4);
   long total = 1;
   if (kind == 0) {
     std::vector<kp::future<long>> fs;
-    for (int i = 0; i < fan; ++i) fs.push_back(p.submit(random_tree, std::ref(p), rng(), depth - 1));
-    for (auto& f : fs) total += f.get();
+    fs.reserve(static_cast<std::size_t>(fan));
+    for (int i = 0; i < fan; ++i) {
+      fs.push_back(p.submit(random_tree, std::ref(p), rng(), depth - 1));
+    }
+    for (auto& f : fs) {
+      total += f.get();
+    }
   } else if (kind == 1) {
     kp::task_group g(p);
     std::vector<long> parts(static_cast<std::size_t>(fan));
@@ -90,11 +105,15 @@ long random_tree(kp::thread_pool& p, std::uint64_t seed, int depth) {
       g.run([&, i, s] { parts[static_cast<std::size_t>(i)] = random_tree(p, s, depth - 1); });
     }
     g.wait();
-    for (long v : parts) total += v;
+    for (long v : parts) {
+      total += v;
+    }
   } else {
     std::atomic<long> sum{0};
     std::uint64_t base = rng();
-    kp::parallel_for(p, 0, static_cast<std::size_t>(fan), [&](std::size_t i) { sum += random_tree(p, base + i, depth - 1); }, 1);
+    kp::parallel_for(
+        p, 0, static_cast<std::size_t>(fan),
+        [&](std::size_t i) { sum += random_tree(p, base + i, depth - 1); }, 1);
     total += sum.load();
   }
   return total;
@@ -102,15 +121,21 @@ long random_tree(kp::thread_pool& p, std::uint64_t seed, int depth) {
 
 long serial_tree(std::uint64_t seed, int depth) {
   std::mt19937_64 rng(seed);
-  if (depth == 0) return 1;
+  if (depth == 0) {
+    return 1;
+  }
   const int kind = static_cast<int>(rng() % 3);
   const int fan = 1 + static_cast<int>(rng() % 4);
   long total = 1;
   if (kind == 2) {
     std::uint64_t base = rng();
-    for (int i = 0; i < fan; ++i) total += serial_tree(base + static_cast<std::uint64_t>(i), depth - 1);
+    for (int i = 0; i < fan; ++i) {
+      total += serial_tree(base + static_cast<std::uint64_t>(i), depth - 1);
+    }
   } else {
-    for (int i = 0; i < fan; ++i) total += serial_tree(rng(), depth - 1);
+    for (int i = 0; i < fan; ++i) {
+      total += serial_tree(rng(), depth - 1);
+    }
   }
   return total;
 }
@@ -118,20 +143,24 @@ long serial_tree(std::uint64_t seed, int depth) {
 TEST(PoolStress, RandomNestingMatchesSerial) {
   for (std::size_t threads : {1u, 2u, 3u}) {
     kp::thread_pool p(threads);
-    for (std::uint64_t seed = 1; seed <= 2u * kScale; ++seed) {
+    for (std::uint64_t seed = 1; seed <= std::uint64_t{2} * kScale; ++seed) {
       const int depth = 5;
-      ASSERT_EQ(p.submit(random_tree, std::ref(p), seed, depth).get(), serial_tree(seed, depth)) << seed;
-      ASSERT_EQ(random_tree(p, seed + 100, depth), serial_tree(seed + 100, depth)) << seed;  // from outside
+      ASSERT_EQ(p.submit(random_tree, std::ref(p), seed, depth).get(), serial_tree(seed, depth))
+          << seed;
+      ASSERT_EQ(random_tree(p, seed + 100, depth), serial_tree(seed + 100, depth))
+          << seed;  // from outside
     }
   }
 }
 
 TEST(PoolStress, CancellationRacingWithSubmitsAndRuns) {
-  const std::size_t n = 20000 * kScale;
+  const std::size_t n = std::size_t{20000} * kScale;
   ledger ran(n);
   std::vector<kp::future<void>> fs(n);
   std::vector<std::unique_ptr<kp::cancel_source>> sources(64);
-  for (auto& s : sources) s = std::make_unique<kp::cancel_source>();
+  for (auto& s : sources) {
+    s = std::make_unique<kp::cancel_source>();
+  }
   {
     kp::thread_pool p(3);
     std::thread canceller([&] {
@@ -141,7 +170,9 @@ TEST(PoolStress, CancellationRacingWithSubmitsAndRuns) {
       }
     });
     for (std::size_t i = 0; i < n; ++i) {
-      fs[i] = p.submit(kp::submit_options{kp::priority::normal, sources[i % sources.size()]->token()}, [&, i] { ran.mark(i); });
+      fs[i] =
+          p.submit(kp::submit_options{kp::priority::normal, sources[i % sources.size()]->token()},
+                   [&, i] { ran.mark(i); });
     }
     canceller.join();
     for (std::size_t i = 0; i < n; ++i) {
@@ -149,7 +180,8 @@ TEST(PoolStress, CancellationRacingWithSubmitsAndRuns) {
       const int r = ran.slots[i].load();
       if (st == kp::errc::cancelled) {
         ASSERT_EQ(r, 0) << i;
-        ASSERT_EQ((i % sources.size()) % 2, 0u) << "cancelled without its token being cancelled: " << i;
+        ASSERT_EQ((i % sources.size()) % 2, 0u)
+            << "cancelled without its token being cancelled: " << i;
       } else {
         ASSERT_EQ(st, kp::errc::ok);
         ASSERT_EQ(r, 1) << i;
@@ -173,6 +205,7 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
     auto p = std::make_unique<kp::thread_pool>(2);
     std::atomic<int> ready{0};
     std::vector<std::thread> ts;
+    ts.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       ts.emplace_back([&, t] {
         ready++;
@@ -180,9 +213,12 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
           const std::size_t id = static_cast<std::size_t>(t) * kMax + i;
           auto f = p->submit([&, id] {
             ran.mark(id);
-            if (id % 4 == 0) p->detach([] {});  // nested submits during the drain / stop
+            if (id % 4 == 0) {
+              p->detach([] {});  // nested submits during the drain / stop
+            }
           });
-          if (f.status() == kp::errc::shut_down) {  // status() waits; refused futures are ready at once
+          if (f.status() ==
+              kp::errc::shut_down) {  // status() waits; refused futures are ready at once
             rejected++;
             break;
           }
@@ -190,10 +226,14 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
         }
       });
     }
-    while (ready.load() < kThreads) std::this_thread::yield();
+    while (ready.load() < kThreads) {
+      std::this_thread::yield();
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(200 * (round + 1)));
     ASSERT_EQ(now ? p->shutdown_now() : p->shutdown(), kp::errc::ok);
-    for (auto& t : ts) t.join();
+    for (auto& t : ts) {
+      t.join();
+    }
     std::size_t cancelled = 0, ok = 0;
     for (auto& v : accepted) {
       for (auto& f : v) {

@@ -17,7 +17,9 @@ struct cancel_state {
 
   void retain() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
   void release() noexcept {
-    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      delete this;
+    }
   }
 };
 }  // namespace detail
@@ -29,7 +31,9 @@ class cancel_token {
  public:
   cancel_token() noexcept = default;
   cancel_token(const cancel_token& o) noexcept : s_(o.s_) {
-    if (s_) s_->retain();
+    if (s_) {
+      s_->retain();
+    }
   }
   cancel_token(cancel_token&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
   cancel_token& operator=(cancel_token o) noexcept {
@@ -37,7 +41,9 @@ class cancel_token {
     return *this;
   }
   ~cancel_token() {
-    if (s_) s_->release();
+    if (s_) {
+      s_->release();
+    }
   }
 
   bool cancelled() const noexcept { return s_ && s_->cancelled.load(std::memory_order_acquire); }
@@ -46,7 +52,9 @@ class cancel_token {
 
   // For the pool: the shared state, with one reference added (nullptr for a default token).
   detail::cancel_state* share() const noexcept {
-    if (s_) s_->retain();
+    if (s_) {
+      s_->retain();
+    }
     return s_;
   }
 
@@ -64,16 +72,22 @@ class cancel_source {
   cancel_source& operator=(const cancel_source&) = delete;
   cancel_source(cancel_source&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
   ~cancel_source() {
-    if (s_) s_->release();
+    if (s_) {
+      s_->release();
+    }
   }
 
   cancel_token token() const noexcept {
-    if (!s_) return cancel_token();
+    if (!s_) {
+      return cancel_token();
+    }
     s_->retain();
     return cancel_token(s_);
   }
   void cancel() noexcept {
-    if (s_) s_->cancelled.store(true, std::memory_order_release);
+    if (s_) {
+      s_->cancelled.store(true, std::memory_order_release);
+    }
   }
   bool cancelled() const noexcept { return s_ && s_->cancelled.load(std::memory_order_acquire); }
 

@@ -9,8 +9,8 @@ namespace keel::pool {
 
 enum class errc : std::uint8_t {
   ok = 0,
-  cancelled,       // the task was skipped: its token or group was cancelled, or shutdown_now dropped it
-  shut_down,       // the pool no longer accepts work (shutdown began); nothing was queued
+  cancelled,  // the task was skipped: its token or group was cancelled, or shutdown_now dropped it
+  shut_down,  // the pool no longer accepts work (shutdown began); nothing was queued
   would_deadlock,  // a blocking pool call was made from one of the pool's own workers
   no_state,        // the future is empty (default-constructed or already consumed by get())
 };

@@ -41,11 +41,15 @@ struct future_state : task_node {
   std::optional<stored> value;
 
   void release() noexcept {
-    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(this);
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      destroy(this);
+    }
   }
   void complete(std::uint32_t st) noexcept {
     scheduler* s = sched;
-    if (state.exchange(st, std::memory_order_acq_rel) & kWaiterBit) notify_waiters(s);
+    if (state.exchange(st, std::memory_order_acq_rel) & kWaiterBit) {
+      notify_waiters(s);
+    }
   }
 };
 
@@ -54,12 +58,14 @@ struct future_task final : future_state<T> {
   std::optional<F> f;
 
   template <class G>
-  explicit future_task(G&& g) : f(std::in_place, static_cast<G&&>(g)) {
+  future_task(std::in_place_t, G&& g) : f(std::in_place, static_cast<G&&>(g)) {
     this->fn = &execute;
     this->destroy = &destroy_self;
   }
 
-  static void destroy_self(future_state<T>* s) noexcept { destroy_task(static_cast<future_task*>(s)); }
+  static void destroy_self(future_state<T>* s) noexcept {
+    destroy_task(static_cast<future_task*>(s));
+  }
 
   static bool execute(task_node* n, run_mode m) {
     auto* self = static_cast<future_task*>(n);
@@ -95,7 +101,8 @@ template <class T>
 class future {
  public:
   future() noexcept = default;
-  future(future&& o) noexcept : s_(std::exchange(o.s_, nullptr)), err_(std::exchange(o.err_, errc::no_state)) {}
+  future(future&& o) noexcept
+      : s_(std::exchange(o.s_, nullptr)), err_(std::exchange(o.err_, errc::no_state)) {}
   future& operator=(future&& o) noexcept {
     if (this != &o) {
       reset();
@@ -113,20 +120,24 @@ class future {
 
   // True when get() would not block.
   bool ready() const noexcept {
-    return s_ ? detail::future_done(s_->state.load(std::memory_order_acquire)) : err_ != errc::no_state;
+    return s_ ? detail::future_done(s_->state.load(std::memory_order_acquire))
+              : err_ != errc::no_state;
   }
 
   // Blocks until ready (helping on the pool's workers). No effect on an invalid future.
   void wait() const noexcept {
     if (s_ && !ready()) {
-      detail::wait_word(s_->sched, s_->state, &detail::future_done, detail::on_worker_of(s_->sched));
+      detail::wait_word(s_->sched, s_->state, &detail::future_done,
+                        detail::on_worker_of(s_->sched));
     }
   }
 
   // Waits, then: errc::ok when the task ran (returned or threw), errc::cancelled, errc::shut_down,
   // or errc::no_state for an invalid future.
   errc status() const noexcept {
-    if (!s_) return err_;
+    if (!s_) {
+      return err_;
+    }
     wait();
     return (s_->state.load(std::memory_order_acquire) & ~detail::kWaiterBit) == detail::kCancelled
                ? errc::cancelled
@@ -164,7 +175,9 @@ class future {
   template <class U>
   friend future<U> detail::make_future(detail::future_state<U>*, errc) noexcept;
   void reset() noexcept {
-    if (s_) s_->release();
+    if (s_) {
+      s_->release();
+    }
     s_ = nullptr;
     err_ = errc::no_state;
   }

@@ -37,7 +37,8 @@ struct submit_options {
 // Counters since the pool was made. Read without stopping the pool: each is exact, the set is
 // not a snapshot of one instant.
 struct pool_stats {
-  std::uint64_t submitted = 0;  // tasks accepted (submit, detach, task_group::run, parallel_for chunks)
+  std::uint64_t submitted =
+      0;  // tasks accepted (submit, detach, task_group::run, parallel_for chunks)
   std::uint64_t executed = 0;   // tasks whose function ran
   std::uint64_t cancelled = 0;  // tasks skipped (token/group cancelled or dropped by shutdown_now)
   std::uint64_t stolen = 0;     // tasks taken from another worker's deque

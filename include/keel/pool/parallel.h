@@ -3,9 +3,10 @@
 // not yet started are skipped). On a pool that has shut down they run on the calling thread.
 //
 //   keel::pool::parallel_for(pool, 0, n, [&](std::size_t i) { out[i] = f(in[i]); });
+//   keel::pool::parallel_for_each(pool, items, [](item& x) { x.update(); });
 //   double sum = keel::pool::parallel_reduce(pool, 0, n, 0.0,
-//       [&](std::size_t lo, std::size_t hi, double acc) { for (; lo < hi; ++lo) acc += v[lo]; return acc; },
-//       std::plus<>{});
+//       [&](std::size_t lo, std::size_t hi, double acc) { for (; lo < hi; ++lo) acc += v[lo];
+//       return acc; }, std::plus<>{});
 //
 // grain: the largest number of indices one task handles; 0 picks one from the range size and the
 // number of workers (about 8 chunks per worker).
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -35,10 +37,14 @@ template <class F>
 void split_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F& chunk) {
   while (e - b > grain) {
     const std::size_t mid = b + (e - b) / 2;
-    if (g.run([&g, mid, e, grain, &chunk] { split_run(g, mid, e, grain, chunk); }) != errc::ok) break;
+    if (g.run([&g, mid, e, grain, &chunk] { split_run(g, mid, e, grain, chunk); }) != errc::ok) {
+      break;
+    }
     e = mid;
   }
-  if (g.is_cancelled()) return;
+  if (g.is_cancelled()) {
+    return;
+  }
   try {
     chunk(b, e);
   } catch (...) {
@@ -51,9 +57,14 @@ void split_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F
 
 // Calls chunk(lo, hi) for disjoint sub-ranges that cover [begin, end), each at most `grain` long.
 template <class F>
-void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&& chunk, std::size_t grain = 0) {
-  if (begin >= end) return;
-  if (grain == 0) grain = detail::auto_grain(end - begin, p.size());
+void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&& chunk,
+                         std::size_t grain = 0) {
+  if (begin >= end) {
+    return;
+  }
+  if (grain == 0) {
+    grain = detail::auto_grain(end - begin, p.size());
+  }
   if (end - begin <= grain) {
     chunk(begin, end);
     return;
@@ -74,11 +85,29 @@ void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&&
 
 // Calls f(i) for every i in [begin, end).
 template <class F>
-void parallel_for(thread_pool& p, std::size_t begin, std::size_t end, F&& f, std::size_t grain = 0) {
+void parallel_for(thread_pool& p, std::size_t begin, std::size_t end, F&& f,
+                  std::size_t grain = 0) {
   parallel_for_chunks(
       p, begin, end,
       [&f](std::size_t lo, std::size_t hi) {
-        for (std::size_t i = lo; i < hi; ++i) f(i);
+        for (std::size_t i = lo; i < hi; ++i) {
+          f(i);
+        }
+      },
+      grain);
+}
+
+// Calls f(element) for every element of a random-access range (a vector, a span, ...).
+template <std::ranges::random_access_range R, class F>
+requires std::ranges::sized_range<R> && std::invocable<F&, std::ranges::range_reference_t<R>>
+void parallel_for_each(thread_pool& p, R&& range, F&& f, std::size_t grain = 0) {
+  auto first = std::ranges::begin(range);
+  parallel_for_chunks(
+      p, 0, static_cast<std::size_t>(std::ranges::size(range)),
+      [&f, first](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) {
+          f(first[static_cast<std::ranges::range_difference_t<R>>(i)]);
+        }
       },
       grain);
 }
@@ -87,11 +116,15 @@ void parallel_for(thread_pool& p, std::size_t begin, std::size_t end, F&& f, std
 // combined left to right with reduce(acc, partial), so the result does not depend on scheduling.
 // At most 65536 chunks (the grain is raised if needed).
 template <class T, class Map, class Reduce>
-T parallel_reduce(thread_pool& p, std::size_t begin, std::size_t end, T identity, Map&& map, Reduce&& reduce,
-                  std::size_t grain = 0) {
-  if (begin >= end) return identity;
+T parallel_reduce(thread_pool& p, std::size_t begin, std::size_t end, T identity, Map&& map,
+                  Reduce&& reduce, std::size_t grain = 0) {
+  if (begin >= end) {
+    return identity;
+  }
   const std::size_t n = end - begin;
-  if (grain == 0) grain = detail::auto_grain(n, p.size());
+  if (grain == 0) {
+    grain = detail::auto_grain(n, p.size());
+  }
   constexpr std::size_t kMaxChunks = 65536;
   grain = std::max(grain, (n + kMaxChunks - 1) / kMaxChunks);
   const std::size_t chunks = (n + grain - 1) / grain;
@@ -105,7 +138,9 @@ T parallel_reduce(thread_pool& p, std::size_t begin, std::size_t end, T identity
       },
       1);
   T acc = std::move(identity);
-  for (auto& v : partial) acc = reduce(std::move(acc), std::move(*v));
+  for (auto& v : partial) {
+    acc = reduce(std::move(acc), std::move(*v));
+  }
   return acc;
 }
 

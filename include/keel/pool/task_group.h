@@ -6,15 +6,17 @@
 //   g.wait();   // runs queued tasks meanwhile; rethrows the first exception any task threw
 //
 // run() may be called from any thread, including from the group's own tasks (nested fork-join);
-// wait() helps execute the pool's tasks on whichever thread calls it. cancel() makes every task
-// of the group that has not started yet be skipped; running tasks see is_cancelled() and may stop
-// early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
+// wait() helps execute the pool's tasks on whichever thread calls it, but must not run at the same
+// time as run() calls made by the thread that created the group (its owner). cancel() makes every
+// task of the group that has not started yet be skipped; running tasks see is_cancelled() and may
+// stop early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -45,7 +47,9 @@ struct group_state {
   void finish() noexcept {
     scheduler* s = sched;  // the group may be gone once pending reaches zero
     std::uint32_t old = pending.fetch_sub(1, std::memory_order_acq_rel);
-    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) notify_waiters(s);
+    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) {
+      notify_waiters(s);
+    }
   }
 };
 
@@ -101,9 +105,19 @@ class task_group {
       return errc::ok;
     }
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
-    g_.pending.fetch_add(1, std::memory_order_relaxed);
-    errc e = detail::push(g_.sched, t, priority::normal);
-    if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
+    const bool owner = count_one();
+    errc e;
+    if (owner && slot_ == kNoSlotYet) {
+      slot_ = detail::on_worker_of(g_.sched) ? kNoSlot : detail::claim_slot(g_.sched);
+    }
+    if (owner && slot_ >= 0) {
+      e = detail::push_slot(g_.sched, slot_, t);
+    } else {
+      e = detail::push(g_.sched, t, priority::normal);
+    }
+    if (e != errc::ok) {
+      t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
+    }
     return e;
   }
 
@@ -111,12 +125,27 @@ class task_group {
   // group_status::cancelled if cancel() was called; rethrows the first exception a task threw
   // (all of them are in exceptions() afterwards). Resets the group for reuse.
   group_status wait() {
+    struct waiting {
+      task_group* g;
+      ~waiting() {
+        g->in_wait_ = false;
+        g->runs_ = 0;
+      }
+    } guard{this};
+    in_wait_ = true;
+    release_reserve();
     std::uint32_t v = g_.pending.load(std::memory_order_acquire);
     if (!detail::group_done(v)) {
-      detail::wait_word(g_.sched, g_.pending, &detail::group_done, true);
+      detail::wait_word(g_.sched, g_.pending, &detail::group_done, true, slot_);
       v = g_.pending.load(std::memory_order_acquire);
     }
-    if (v & detail::kWaiterBit) g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    if (slot_ >= 0) {  // every task of the group finished, so the slot's deque is empty
+      detail::release_slot(g_.sched, slot_);
+    }
+    slot_ = kNoSlotYet;
+    if (v & detail::kWaiterBit) {
+      g_.pending.fetch_and(~detail::kWaiterBit, std::memory_order_relaxed);
+    }
     last_errors_.clear();
     if (g_.has_errors.load(std::memory_order_acquire)) {
       std::lock_guard<std::mutex> lock(g_.mu);
@@ -124,10 +153,13 @@ class task_group {
       g_.has_errors.store(false, std::memory_order_relaxed);
     }
     group_status st = group_status::complete;
-    if (g_.cancelled.load(std::memory_order_relaxed) && g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
+    if (g_.cancelled.load(std::memory_order_relaxed) &&
+        g_.cancelled.exchange(false, std::memory_order_acq_rel)) {
       st = group_status::cancelled;
     }
-    if (!last_errors_.empty()) std::rethrow_exception(last_errors_.front());
+    if (!last_errors_.empty()) {
+      std::rethrow_exception(last_errors_.front());
+    }
     return st;
   }
 
@@ -141,6 +173,49 @@ class task_group {
 
  private:
   static constexpr std::uint32_t kMaxPending = detail::kWaiterBit - 1;
+  static constexpr std::uint32_t kReserve = 16;
+
+  // Counts one more task in `pending`. The thread that made the group, outside wait(), adds to
+  // `pending` in steps of kReserve from its second run() on and hands out the reservation without
+  // touching `pending` (whose cache line the finishing workers own); wait() gives back what is
+  // left. Other threads, and the owner inside wait() (helping runs tasks that may call run()),
+  // add one at a time. So a burst of runs costs one shared atomic operation per kReserve tasks.
+  // Returns true on the owner outside wait().
+  bool count_one() noexcept {
+    if (std::this_thread::get_id() == owner_ && !in_wait_) {
+      if (reserve_ > 0) {
+        --reserve_;
+      } else if (++runs_ >= 2) {
+        g_.pending.fetch_add(kReserve, std::memory_order_relaxed);
+        reserve_ = kReserve - 1;
+      } else {
+        g_.pending.fetch_add(1, std::memory_order_relaxed);
+      }
+      return true;
+    }
+    g_.pending.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  void release_reserve() noexcept {
+    if (reserve_ == 0) {
+      return;
+    }
+    const std::uint32_t r = reserve_;
+    reserve_ = 0;
+    const std::uint32_t old = g_.pending.fetch_sub(r, std::memory_order_acq_rel);
+    if ((old & ~detail::kWaiterBit) == r && (old & detail::kWaiterBit)) {
+      detail::notify_waiters(g_.sched);
+    }
+  }
+
+  const std::thread::id owner_ = std::this_thread::get_id();
+  std::uint32_t reserve_ = 0;  // counted in pending, not yet used by a task (owner only)
+  std::uint32_t runs_ = 0;     // owner's runs since the last wait
+  bool in_wait_ = false;
+  // The external slot an owner outside the pool holds between run() and wait(); kNoSlot when it
+  // is a worker or all slots were taken (tried again after the next wait).
+  static constexpr int kNoSlotYet = -2, kNoSlot = -1;
+  int slot_ = kNoSlotYet;
   thread_pool* pool_;
   detail::group_state g_;
   std::vector<std::exception_ptr> last_errors_;

@@ -82,8 +82,8 @@ class thread_pool {
 
   // Runs f(args...) on the pool. The future reports the result, the exception, or cancellation.
   template <class F, class... A>
-    requires(!std::is_same_v<std::decay_t<F>, submit_options> && !std::is_same_v<std::decay_t<F>, priority>)
-  auto submit(F&& f, A&&... args) {
+  requires(!std::is_same_v<std::decay_t<F>, submit_options> &&
+           !std::is_same_v<std::decay_t<F>, priority>) auto submit(F&& f, A&&... args) {
     return submit(submit_options{}, std::forward<F>(f), std::forward<A>(args)...);
   }
   template <class F, class... A>
@@ -105,15 +105,16 @@ class thread_pool {
 
   // Runs f() on the pool with no result; an exception goes to pool_options::on_detached_exception.
   template <class F>
-    requires(!std::is_same_v<std::decay_t<F>, submit_options>)
-  errc detach(F&& f) {
+  requires(!std::is_same_v<std::decay_t<F>, submit_options>) errc detach(F&& f) {
     return detach(submit_options{}, std::forward<F>(f));
   }
   template <class F>
   errc detach(const submit_options& o, F&& f) {
     auto* t = make_detached(std::forward<F>(f), o);
     errc e = detail::push(sched_, t, o.prio);
-    if (e != errc::ok) t->fn(t, detail::run_mode::cancel);  // frees the refused task
+    if (e != errc::ok) {
+      t->fn(t, detail::run_mode::cancel);  // frees the refused task
+    }
     return e;
   }
 
@@ -148,10 +149,14 @@ class thread_pool {
   errc detach_bulk(std::size_t count, F f, const submit_options& o = {}) {
     std::vector<detail::task_node*> nodes;
     nodes.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) nodes.push_back(make_detached([f, i] { f(i); }, o));
+    for (std::size_t i = 0; i < count; ++i) {
+      nodes.push_back(make_detached([f, i] { f(i); }, o));
+    }
     errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
     if (e != errc::ok) {
-      for (auto* n : nodes) n->fn(n, detail::run_mode::cancel);
+      for (auto* n : nodes) {
+        n->fn(n, detail::run_mode::cancel);
+      }
     }
     return e;
   }
@@ -180,7 +185,8 @@ class thread_pool {
  private:
   template <class R, class C>
   auto* make_future_task(C&& call, const submit_options& o) {
-    auto* t = detail::make_task<detail::future_task<R, std::decay_t<C>>>(std::forward<C>(call));
+    auto* t = detail::make_task<detail::future_task<R, std::decay_t<C>>>(std::in_place,
+                                                                         std::forward<C>(call));
     t->sched = sched_;
     t->token = o.token.share();
     return t;

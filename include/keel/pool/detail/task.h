@@ -25,7 +25,7 @@ using task_fn = bool (*)(task_node*, run_mode);
 
 struct task_node {
   task_fn fn = nullptr;
-  task_node* next = nullptr;     // link in the shared queues
+  task_node* next = nullptr;      // link in the shared queues
   cancel_state* token = nullptr;  // owned reference, or nullptr; released by fn
 };
 
@@ -52,7 +52,9 @@ void destroy_task(T* t) noexcept {
 // True when the task's token was cancelled; releases the token reference either way.
 inline bool take_token_cancelled(task_node* t) noexcept {
   cancel_state* s = t->token;
-  if (!s) return false;
+  if (!s) {
+    return false;
+  }
   t->token = nullptr;
   bool c = s->cancelled.load(std::memory_order_acquire);
   s->release();
@@ -70,10 +72,20 @@ inline constexpr std::uint32_t kWaiterBit = 0x80000000u;
 using done_fn = bool (*)(std::uint32_t word) noexcept;
 // Blocks until done(word). With `help`, the calling thread runs other tasks of the pool meanwhile
 // (always the case on the pool's own workers, so nested waits cannot deadlock).
-void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help) noexcept;
+// `slot`: the caller's external slot (see claim_slot), whose deque it pops first; -1 for none.
+void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help,
+               int slot = -1) noexcept;
 void notify_waiters(scheduler* s) noexcept;
 
-void report_detached_exception(scheduler* s, std::exception_ptr e) noexcept;
+// External slots: a thread outside the pool that runs a burst of tasks (a task_group's owner)
+// borrows a deque of the pool for it, so its pushes cost what a worker's do and workers steal from
+// it. claim_slot returns -1 when all are taken; push_slot returns errc::shut_down once the pool
+// refuses outside work; the slot's deque must be empty when it is released.
+int claim_slot(scheduler* s) noexcept;
+void release_slot(scheduler* s, int slot) noexcept;
+errc push_slot(scheduler* s, int slot, task_node* t) noexcept;
+
+void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept;
 // True when the calling thread is one of `s`'s workers.
 bool on_worker_of(const scheduler* s) noexcept;
 
