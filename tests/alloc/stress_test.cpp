@@ -23,11 +23,11 @@ struct tagged {
 };
 
 void fill(unsigned char* p, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(seed * 31 + i);
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(std::size_t{seed} * 31 + i);
 }
 bool check(const unsigned char* p, std::size_t n, std::uint32_t seed) {
   for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != static_cast<unsigned char>(seed * 31 + i)) return false;
+    if (p[i] != static_cast<unsigned char>(std::size_t{seed} * 31 + i)) return false;
   }
   return true;
 }
