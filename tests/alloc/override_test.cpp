@@ -212,6 +212,10 @@ TEST(AllocOverride, NewHandlerLoop) {
   std::set_new_handler(handler_throws);  // the handler's exception reaches the caller
   EXPECT_THROW((void)::operator new[](too_big), std::bad_alloc);
   EXPECT_EQ(g_handler_calls, 1);
+  g_handler_calls = 0;  // ... and a nothrow form turns it into NULL
+  EXPECT_EQ(::operator new(too_big, std::nothrow), nullptr);
+  EXPECT_EQ(::operator new (too_big, std::align_val_t{64}, std::nothrow), nullptr);
+  EXPECT_EQ(g_handler_calls, 2);
   std::set_new_handler(nullptr);
   // A handler is not called when memory is there.
   std::set_new_handler(handler_throws);
