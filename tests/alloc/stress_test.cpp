@@ -109,6 +109,8 @@ TEST(AllocStress, BlocksPassedBetweenThreads) {
 // verified and freed by threads of the next generation after their allocator exited.
 TEST(AllocStress, ThreadChurn) {
   constexpr int kGenerations = 60, kThreads = 4, kBlocks = 500;
+  keel_malloc_trim(0);
+  const keel_alloc_info before = keel_alloc_info_get();
   std::vector<std::vector<tagged>> carry(kThreads);
   std::atomic<long> bad{0};
   for (int g = 0; g < kGenerations; ++g) {
@@ -151,6 +153,12 @@ TEST(AllocStress, ThreadChurn) {
   const keel_alloc_info info = keel_alloc_info_get();
   EXPECT_LT(info.heaps, 8u);
   EXPECT_LT(info.mapped, std::size_t{256} << 20);
+  // Nothing is lost: once every block is freed, a trim adopts the exited threads' segments,
+  // collects their remote frees and every page is empty again.
+  keel_malloc_trim(0);
+  const keel_alloc_info after = keel_alloc_info_get();
+  EXPECT_EQ(after.abandoned, 0u);
+  EXPECT_LE(after.in_pages, before.in_pages + (std::size_t{1} << 20));
 }
 
 // Fork while other threads allocate; the child allocates, frees (also blocks of the parent's
