@@ -2,6 +2,7 @@
 // receivers, thread creation/exit churn (heaps handed back and adopted), fork from a threaded
 // process with allocation in the child.
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +160,38 @@ TEST(AllocStress, ThreadChurn) {
   const keel_alloc_info after = keel_alloc_info_get();
   EXPECT_EQ(after.abandoned, 0u);
   EXPECT_LE(after.in_pages, before.in_pages + (std::size_t{1} << 20));
+}
+
+// A library's thread-specific data destructor that allocates and frees after keel handed the
+// exiting thread's heap back: the heap it gets then is handed back too (no heap or memory is
+// left behind per thread), and blocks allocated there are usable by other threads.
+std::atomic<void*> g_late_block{nullptr};
+void late_destructor(void* value) {
+  keel_free(keel_malloc(200));
+  auto* p = static_cast<unsigned char*>(keel_malloc(300));
+  fill(p, 300, 11);
+  keel_free(g_late_block.exchange(p));
+  (void)value;
+}
+
+TEST(AllocStress, AllocationInLateThreadDestructors) {
+  keel_free(keel_malloc(50));  // keel's own key first: its destructor runs before ours
+  pthread_key_t key;
+  ASSERT_EQ(pthread_key_create(&key, late_destructor), 0);
+  const keel_alloc_info before = keel_alloc_info_get();
+  for (int round = 0; round < 50; ++round) {
+    std::thread([key] {
+      keel_free(keel_malloc(100));
+      pthread_setspecific(key, reinterpret_cast<void*>(1));
+    }).join();
+  }
+  const keel_alloc_info after = keel_alloc_info_get();
+  EXPECT_EQ(after.heaps, before.heaps);
+  void* last = g_late_block.exchange(nullptr);
+  ASSERT_NE(last, nullptr);
+  EXPECT_TRUE(check(static_cast<unsigned char*>(last), 300, 11));
+  keel_free(last);
+  pthread_key_delete(key);
 }
 
 // Fork while other threads allocate; the child allocates, frees (also blocks of the parent's
