@@ -95,53 +95,38 @@ new_handler_fn keel_get_new_handler() __asm__("_ZSt15get_new_handlerv") __attrib
 
 namespace {
 
-[[gnu::noinline]] void* new_failed(std::size_t size, std::size_t align, bool nothrow) {
+[[gnu::noinline]] void* new_failed(std::size_t size, std::size_t align) {
   for (;;) {
     void* p = align <= 16 ? malloc_fast(size) : alloc_aligned(size, align, false);
     if (p) return p;
     new_handler_fn handler = keel_get_new_handler ? keel_get_new_handler() : nullptr;
     if (!handler) {
-      if (nothrow) return nullptr;
       if (keel_throw_bad_alloc) keel_throw_bad_alloc();
       os_fatal("operator new: out of memory (std::bad_alloc unavailable)", nullptr);
     }
-    handler();  // may throw: only from the throwing forms' callers' point of view
+    handler();  // may throw (std::bad_alloc or another exception): it reaches the caller
   }
 }
 
 inline void* new_impl(std::size_t size) {
   void* p = malloc_fast(size);
-  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, 16, false);
-}
-inline void* new_nothrow(std::size_t size) noexcept {
-  void* p = malloc_fast(size);
-  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, 16, true);
+  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, 16);
 }
 inline void* new_aligned(std::size_t size, std::align_val_t al) {
   const auto align = static_cast<std::size_t>(al);
   void* p = alloc_aligned(size, align, false);
-  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, align, false);
-}
-inline void* new_aligned_nothrow(std::size_t size, std::align_val_t al) noexcept {
-  const auto align = static_cast<std::size_t>(al);
-  void* p = alloc_aligned(size, align, false);
-  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, align, true);
+  return KEEL_LIKELY(p != nullptr) ? p : new_failed(size, align);
 }
 
 }  // namespace
 
 void* operator new(std::size_t size) { return new_impl(size); }
 void* operator new[](std::size_t size) { return new_impl(size); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return new_nothrow(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return new_nothrow(size); }
 void* operator new(std::size_t size, std::align_val_t al) { return new_aligned(size, al); }
 void* operator new[](std::size_t size, std::align_val_t al) { return new_aligned(size, al); }
-void* operator new(std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return new_aligned_nothrow(size, al);
-}
-void* operator new[](std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return new_aligned_nothrow(size, al);
-}
+// The nothrow forms are libstdc++'s own: they call the throwing forms above (keel's) and turn any
+// exception — std::bad_alloc, or one a new-handler throws — into NULL, as the standard requires.
+// That takes a try/catch, which this file (no exceptions, no libstdc++ dependency) cannot have.
 
 void operator delete(void* p) noexcept { free_fast(p); }
 void operator delete[](void* p) noexcept { free_fast(p); }

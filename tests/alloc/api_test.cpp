@@ -1,6 +1,10 @@
 // The prefixed API (keel_malloc ...): sizes, alignment, realloc, calloc, usable size, misuse.
 #include <errno.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -209,6 +213,85 @@ TEST(AllocApi, ReallocGrowAndShrinkKeepContents) {
   keel_free(arr);
 }
 
+TEST(AllocApi, ReallocarrayOverflowKeepsBlock) {
+  auto* p = static_cast<unsigned char*>(keel_malloc(64));
+  ASSERT_NE(p, nullptr);
+  fill(p, 64, 3);
+  errno = 0;
+  EXPECT_EQ(keel_reallocarray(p, static_cast<std::size_t>(-1) / 8 + 1, 8), nullptr);
+  EXPECT_EQ(errno, ENOMEM);
+  EXPECT_TRUE(check(p, 64, 3));  // untouched, still owned by the caller
+  auto* q = static_cast<unsigned char*>(keel_reallocarray(p, 100, 8));
+  ASSERT_NE(q, nullptr);
+  EXPECT_TRUE(check(q, 64, 3));
+  EXPECT_GE(keel_malloc_usable_size(q), 800u);
+  keel_free(q);
+}
+
+// The process's mapped size in bytes (from /proc, without allocating).
+std::size_t mapped_bytes() {
+  char buf[128] = {};
+  const int fd = open("/proc/self/statm", O_RDONLY);
+  if (fd < 0) return 0;
+  const ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  std::size_t pages = 0;
+  for (const char* c = buf; *c >= '0' && *c <= '9'; ++c) pages = pages * 10 + (*c - '0');
+  return pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// With the address space capped, every entry point runs out: NULL with ENOMEM, never a crash,
+// and memory freed afterwards is usable again. In a child process (the cap is process-wide).
+TEST(AllocApi, ExhaustionGivesNullAndEnomem) {
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::size_t vm = mapped_bytes();
+    if (vm == 0) _exit(10);
+    const rlimit cap{vm + (std::size_t{48} << 20), vm + (std::size_t{48} << 20)};
+    if (setrlimit(RLIMIT_AS, &cap) != 0) _exit(11);
+    static void* held[1 << 18];
+    std::size_t n = 0;
+    // Largest first: each size then finds only what the larger ones left.
+    const std::size_t sizes[] = {std::size_t{3} << 20, 60000, 3000, 48};
+    for (const std::size_t size : sizes) {
+      for (;;) {
+        if (n == sizeof held / sizeof held[0]) _exit(12);  // the cap did not bite
+        errno = 0;
+        void* p = keel_malloc(size);
+        if (!p) {
+          if (errno != ENOMEM) _exit(13);
+          break;
+        }
+        static_cast<char*>(p)[size - 1] = 1;  // the memory is really there
+        held[n++] = p;
+      }
+    }
+    errno = 0;
+    if (keel_calloc(1000, 1000) != nullptr || errno != ENOMEM) _exit(14);
+    errno = 0;
+    if (keel_aligned_alloc(4096, std::size_t{2} << 20) != nullptr || errno != ENOMEM) _exit(15);
+    void* out = nullptr;
+    if (keel_posix_memalign(&out, 64, std::size_t{8} << 20) != ENOMEM) _exit(16);
+    errno = 0;
+    void* grown = keel_realloc(held[0], std::size_t{64} << 20);  // a huge block
+    if (grown != nullptr || errno != ENOMEM) _exit(17);
+    for (std::size_t i = 0; i < n; ++i) keel_free(held[i]);
+    keel_malloc_trim(0);
+    void* again = keel_malloc(60000);
+    void* big = keel_malloc(std::size_t{3} << 20);
+    if (!again || !big) _exit(18);
+    keel_free(again);
+    keel_free(big);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 TEST(AllocApi, FreeKeepsErrnoAndAcceptsNull) {
   keel_free(nullptr);
   EXPECT_EQ(keel_malloc_usable_size(nullptr), 0u);
@@ -259,6 +342,10 @@ TEST_F(AllocMisuseDeathTest, FreeOfForeignPointerAborts) {
   EXPECT_DEATH(keel_free(&on_stack_like), "pointer not allocated by keel");
   int local = 0;
   EXPECT_DEATH(keel_free(&local), "pointer not allocated by keel");
+  // glibc reads a header in front of any pointer; keel refuses pointers it does not own.
+  EXPECT_DEATH((void)keel_malloc_usable_size(&local), "pointer not allocated by keel");
+  std::vector<char> foreign(100);  // std::allocator, not keel
+  EXPECT_DEATH((void)keel_realloc(foreign.data(), 200), "pointer not allocated by keel");
 }
 
 TEST_F(AllocMisuseDeathTest, DoubleFreeAborts) {

@@ -82,7 +82,7 @@ TEST(AllocOverride, GlibcSemantics) {
   ASSERT_EQ(posix_memalign(&out, 256, 1000), 0);
   EXPECT_TRUE(aligned(out, 256));
   std::free(out);
-  void* al = aligned_alloc(4096, 4096 * 3);
+  void* al = aligned_alloc(4096, std::size_t{4096} * 3);
   EXPECT_TRUE(aligned(al, 4096));
   std::free(al);
   void* m = memalign(128, 77);
@@ -185,6 +185,46 @@ TEST(AllocOverride, NewFailureThrowsAndNothrowReturnsNull) {
   EXPECT_EQ(::operator new(too_big, std::nothrow), nullptr);
   EXPECT_EQ(::operator new[](too_big, std::align_val_t{64}, std::nothrow), nullptr);
   EXPECT_THROW((void)::operator new (too_big, std::align_val_t{64}), std::bad_alloc);
+}
+
+// The new-handler loop: a failed new calls std::get_new_handler()'s handler and retries while one
+// is installed (re-read every round); the nothrow forms return NULL once none is left.
+int g_handler_calls = 0;
+void handler_gives_up_after_three() {
+  if (++g_handler_calls == 3) std::set_new_handler(nullptr);
+}
+void handler_throws() {
+  ++g_handler_calls;
+  throw std::bad_alloc();
+}
+
+TEST(AllocOverride, NewHandlerLoop) {
+  const std::size_t too_big = std::size_t{1} << 62;
+  g_handler_calls = 0;
+  std::set_new_handler(handler_gives_up_after_three);
+  EXPECT_THROW((void)::operator new(too_big), std::bad_alloc);
+  EXPECT_EQ(g_handler_calls, 3);
+  g_handler_calls = 0;
+  std::set_new_handler(handler_gives_up_after_three);
+  EXPECT_EQ(::operator new[](too_big, std::align_val_t{128}, std::nothrow), nullptr);
+  EXPECT_EQ(g_handler_calls, 3);
+  g_handler_calls = 0;
+  std::set_new_handler(handler_throws);  // the handler's exception reaches the caller
+  EXPECT_THROW((void)::operator new[](too_big), std::bad_alloc);
+  EXPECT_EQ(g_handler_calls, 1);
+  g_handler_calls = 0;  // ... and a nothrow form turns it into NULL
+  EXPECT_EQ(::operator new(too_big, std::nothrow), nullptr);
+  EXPECT_EQ(::operator new (too_big, std::align_val_t{64}, std::nothrow), nullptr);
+  EXPECT_EQ(g_handler_calls, 2);
+  std::set_new_handler(nullptr);
+  // A handler is not called when memory is there.
+  std::set_new_handler(handler_throws);
+  g_handler_calls = 0;
+  int* p = new int[1000];
+  escape(p);
+  delete[] p;
+  EXPECT_EQ(g_handler_calls, 0);
+  std::set_new_handler(nullptr);
 }
 
 using AllocOverrideDeathTest = ::testing::Test;

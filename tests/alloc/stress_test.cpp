@@ -2,6 +2,7 @@
 // receivers, thread creation/exit churn (heaps handed back and adopted), fork from a threaded
 // process with allocation in the child.
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,11 +24,11 @@ struct tagged {
 };
 
 void fill(unsigned char* p, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(seed * 31 + i);
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(std::size_t{seed} * 31 + i);
 }
 bool check(const unsigned char* p, std::size_t n, std::uint32_t seed) {
   for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != static_cast<unsigned char>(seed * 31 + i)) return false;
+    if (p[i] != static_cast<unsigned char>(std::size_t{seed} * 31 + i)) return false;
   }
   return true;
 }
@@ -109,6 +110,8 @@ TEST(AllocStress, BlocksPassedBetweenThreads) {
 // verified and freed by threads of the next generation after their allocator exited.
 TEST(AllocStress, ThreadChurn) {
   constexpr int kGenerations = 60, kThreads = 4, kBlocks = 500;
+  keel_malloc_trim(0);
+  const keel_alloc_info before = keel_alloc_info_get();
   std::vector<std::vector<tagged>> carry(kThreads);
   std::atomic<long> bad{0};
   for (int g = 0; g < kGenerations; ++g) {
@@ -151,6 +154,44 @@ TEST(AllocStress, ThreadChurn) {
   const keel_alloc_info info = keel_alloc_info_get();
   EXPECT_LT(info.heaps, 8u);
   EXPECT_LT(info.mapped, std::size_t{256} << 20);
+  // Nothing is lost: once every block is freed, a trim adopts the exited threads' segments,
+  // collects their remote frees and every page is empty again.
+  keel_malloc_trim(0);
+  const keel_alloc_info after = keel_alloc_info_get();
+  EXPECT_EQ(after.abandoned, 0u);
+  EXPECT_LE(after.in_pages, before.in_pages + (std::size_t{1} << 20));
+}
+
+// A library's thread-specific data destructor that allocates and frees after keel handed the
+// exiting thread's heap back: the heap it gets then is handed back too (no heap or memory is
+// left behind per thread), and blocks allocated there are usable by other threads.
+std::atomic<void*> g_late_block{nullptr};
+void late_destructor(void* value) {
+  keel_free(keel_malloc(200));
+  auto* p = static_cast<unsigned char*>(keel_malloc(300));
+  fill(p, 300, 11);
+  keel_free(g_late_block.exchange(p));
+  (void)value;
+}
+
+TEST(AllocStress, AllocationInLateThreadDestructors) {
+  keel_free(keel_malloc(50));  // keel's own key first: its destructor runs before ours
+  pthread_key_t key;
+  ASSERT_EQ(pthread_key_create(&key, late_destructor), 0);
+  const keel_alloc_info before = keel_alloc_info_get();
+  for (int round = 0; round < 50; ++round) {
+    std::thread([key] {
+      keel_free(keel_malloc(100));
+      pthread_setspecific(key, reinterpret_cast<void*>(1));
+    }).join();
+  }
+  const keel_alloc_info after = keel_alloc_info_get();
+  EXPECT_EQ(after.heaps, before.heaps);
+  void* last = g_late_block.exchange(nullptr);
+  ASSERT_NE(last, nullptr);
+  EXPECT_TRUE(check(static_cast<unsigned char*>(last), 300, 11));
+  keel_free(last);
+  pthread_key_delete(key);
 }
 
 // Fork while other threads allocate; the child allocates, frees (also blocks of the parent's

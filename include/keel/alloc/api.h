@@ -50,9 +50,25 @@ struct keel_alloc_info keel_alloc_info_get(void);
 }  // extern "C"
 
 #include <cstddef>
+#include <cstdlib>
 #include <new>
 
 namespace keel::alloc {
+
+namespace detail {
+// Out of memory in allocator<T>: std::bad_array_new_length / std::bad_alloc where exceptions are
+// enabled; in code compiled without them (-fno-exceptions) there is nothing to throw to, and the
+// process aborts rather than hand a null pointer to a container.
+[[noreturn]] inline void allocator_failed(bool too_long) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  if (too_long) throw std::bad_array_new_length();
+  throw std::bad_alloc();
+#else
+  (void)too_long;
+  std::abort();
+#endif
+}
+}  // namespace detail
 
 // A standard allocator drawing from keel (usable in containers without replacing malloc).
 template <class T>
@@ -62,10 +78,10 @@ struct allocator {
   template <class U>
   allocator(const allocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
-    if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
+    if (n > static_cast<std::size_t>(-1) / sizeof(T)) detail::allocator_failed(true);
     void* p = alignof(T) > 16 ? keel_aligned_alloc(alignof(T), n * sizeof(T))
                               : keel_malloc(n * sizeof(T));
-    if (!p) throw std::bad_alloc();
+    if (!p) detail::allocator_failed(false);
     return static_cast<T*>(p);
   }
   void deallocate(T* p, std::size_t) noexcept { keel_free(p); }
