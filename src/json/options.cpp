@@ -12,7 +12,6 @@ namespace {
 struct option_table {
   isa forced_isa = isa::automatic;  // KEEL_JSON_ISA
   isa best = isa::scalar;
-  bool simd_digits = true;  // KEEL_JSON_DIGITS=simd|swar
 
   option_table() {
     __builtin_cpu_init();
@@ -20,7 +19,6 @@ struct option_table {
       best = isa::avx512;
     else if (isa_supported(isa::avx2))
       best = isa::avx2;
-    if (const char* v = std::getenv("KEEL_JSON_DIGITS")) simd_digits = std::strcmp(v, "swar") != 0;
     if (const char* v = std::getenv("KEEL_JSON_ISA")) {
       isa want = isa::automatic;
       if (std::strcmp(v, "avx512") == 0)
@@ -42,7 +40,6 @@ const option_table& options() {
 }  // namespace
 
 isa env_isa() noexcept { return options().forced_isa; }
-bool env_simd_digits() noexcept { return options().simd_digits; }
 
 }  // namespace detail
 

@@ -252,7 +252,6 @@ struct stage2 {
   node* out;
   std::uint8_t* sbase;
   std::uint8_t* sout;
-  bool simd_digits = env_simd_digits();  // KEEL_JSON_DIGITS (A/B of the digit readers)
 
   bool fail(error_code c, std::size_t off) noexcept {
     st.code = c;
@@ -479,14 +478,13 @@ struct stage2 {
   KEEL_JSON_INLINE const std::uint8_t* any_digits(const std::uint8_t* p,
                                                   std::uint64_t& m) noexcept {
     if constexpr (I::kSimdDigits) {
-      if (simd_digits) {
-        std::uint64_t v;
-        const int c = digits16(p, v);
-        m = m * kPow10Int[c] + v;
-        return c == 16 ? digits(p + 16, m) : p + c;
-      }
+      std::uint64_t v;
+      const int c = digits16(p, v);
+      m = m * kPow10Int[c] + v;
+      return c == 16 ? digits(p + 16, m) : p + c;
+    } else {
+      return digits(p, m);
     }
-    return digits(p, m);
   }
 
   // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past

@@ -43,8 +43,5 @@ void parse_avx512(parse_state& st);
 
 // options.cpp: KEEL_JSON_ISA, read once.
 isa env_isa() noexcept;
-// KEEL_JSON_DIGITS=swar: the vector kernels read number digits eight at a time (SWAR) instead
-// of sixteen (digits_sse.h).
-bool env_simd_digits() noexcept;
 
 }  // namespace keel::json::detail
