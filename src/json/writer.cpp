@@ -66,22 +66,27 @@ class emitter {
   // Strings are scanned 16 bytes at a time (SSE2, part of x86-64). Reads may run up to 15 bytes
   // past the string: every string in the string area is followed by its NUL and the area keeps
   // kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked.
+  // Plain: neither '/' nor non-ASCII is escaped (the default options): the scan skips those tests.
+  template <bool Plain>
   __attribute__((always_inline)) error_code string(const char* s, std::size_t len) {
     reserve(len * 6 + 2 + 32);
     *p_++ = '"';
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
     const __m128i ctrl = _mm_set1_epi8(0x1f);
-    const __m128i slash = _mm_set1_epi8(o_.escape_slash ? '/' : '"');
-    const bool high = o_.escape_unicode;
     std::size_t i = 0;
     while (i < len) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p_), v);
-      const __m128i special = _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-          _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v), _mm_cmpeq_epi8(v, slash)));
+      __m128i special =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                       _mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v));
+      if constexpr (!Plain) {
+        if (o_.escape_slash) special = _mm_or_si128(special, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+      }
       unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
-      if (high) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+      if constexpr (!Plain) {
+        if (o_.escape_unicode) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+      }
       const std::size_t remain = len - i;
       if (remain < 16) mask &= (1u << remain) - 1;
       if (!mask) {
@@ -218,12 +223,12 @@ inline frame open_frame(const node* c) {
   return {c + c->data, static_cast<type>(c->tag & 0xff) == type::object};
 }
 
-error_code write_value(emitter& em, const value& root, const write_options& o,
-                       std::vector<const node*>& stack) {
+template <bool Pretty, bool Plain>
+error_code write_value(emitter& em, const value& root, std::vector<const node*>& stack) {
   stack.clear();
   const char* strings = root.string_area();
   const node* n = root.node_ptr();
-  const bool pretty = o.pretty;
+  constexpr bool pretty = Pretty;
   auto scalar = [&](const node* x) -> error_code {
     switch (static_cast<type>(x->tag & 0xff)) {
       case type::null:
@@ -238,7 +243,7 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
           em.put("false", 5);
         return error_code::ok;
       case type::string:
-        return em.string(strings + x->data, x->tag >> 8);
+        return em.string<Plain>(strings + x->data, x->tag >> 8);
       case type::raw_number:
         em.reserve(x->tag >> 8);
         em.put(strings + x->data, x->tag >> 8);
@@ -248,7 +253,7 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
     }
   };
   auto key = [&](const node* k) -> error_code {
-    const error_code e = em.string(strings + k->data, k->tag >> 8);
+    const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8);
     em.reserve(2);
     em.put(':');
     if (pretty) em.put(' ');
@@ -306,7 +311,12 @@ result<std::string_view> writer::write(const value& v) noexcept {
   if (!v.valid()) return error_code::not_found;
   try {
     emitter em(buf_, capacity_, options_);
-    const error_code e = write_value(em, v, options_, stack_);
+    const bool plain = !options_.escape_slash && !options_.escape_unicode;
+    const error_code e =
+        options_.pretty ? (plain ? write_value<true, true>(em, v, stack_)
+                                 : write_value<true, false>(em, v, stack_))
+                        : (plain ? write_value<false, true>(em, v, stack_)
+                                 : write_value<false, false>(em, v, stack_));
     if (e != error_code::ok) return e;
     return std::string_view(em.data(), em.size());
   } catch (const std::bad_alloc&) {
