@@ -228,15 +228,18 @@ error_code write_value(emitter& em, const value& root, std::vector<const node*>&
   stack.clear();
   const char* strings = root.string_area();
   const node* n = root.node_ptr();
+  // Every value leaves at least kSpare bytes reserved after it (strings and numbers reserve more
+  // than they write), so the ',' or ':' after a value, or a '}' / ']', needs no check of its own.
+  constexpr std::size_t kSpare = 2;
   constexpr bool pretty = Pretty;
   auto scalar = [&](const node* x) -> error_code {
     switch (static_cast<type>(x->tag & 0xff)) {
       case type::null:
-        em.reserve(4);
+        em.reserve(4 + kSpare);
         em.put("null", 4);
         return error_code::ok;
       case type::boolean:
-        em.reserve(5);
+        em.reserve(5 + kSpare);
         if (x->data)
           em.put("true", 4);
         else
@@ -245,7 +248,7 @@ error_code write_value(emitter& em, const value& root, std::vector<const node*>&
       case type::string:
         return em.string<Plain>(strings + x->data, x->tag >> 8);
       case type::raw_number:
-        em.reserve(x->tag >> 8);
+        em.reserve((x->tag >> 8) + kSpare);
         em.put(strings + x->data, x->tag >> 8);
         return error_code::ok;
       default:
@@ -253,17 +256,18 @@ error_code write_value(emitter& em, const value& root, std::vector<const node*>&
     }
   };
   auto key = [&](const node* k) -> error_code {
-    const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8);
-    em.reserve(2);
-    em.put(':');
+    if (const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8);
+        e != error_code::ok)
+      return e;
+    em.put(':');  // room: kSpare
     if (pretty) em.put(' ');
-    return e;
+    return error_code::ok;
   };
   for (;;) {
     const auto t = static_cast<type>(n->tag & 0xff);
     if (t == type::array || t == type::object) {
       const bool obj = t == type::object;
-      em.reserve(2);
+      em.reserve(2 + kSpare);
       em.put(obj ? '{' : '[');
       if ((n->tag >> 8) == 0) {
         em.put(obj ? '}' : ']');
@@ -288,12 +292,12 @@ error_code write_value(emitter& em, const value& root, std::vector<const node*>&
       if (n == f.end) {
         stack.pop_back();
         if (pretty) em.newline(stack.size());
-        em.reserve(1);
-        em.put(f.object ? '}' : ']');
+        if (pretty) em.reserve(1 + kSpare);
+        em.put(f.object ? '}' : ']');  // room: kSpare (minified)
+        if (!pretty) em.reserve(kSpare);
         continue;
       }
-      em.reserve(1);
-      em.put(',');
+      em.put(',');  // room: kSpare
       if (pretty) em.newline(stack.size());
       if (f.object) {
         if (const error_code e = key(n); e != error_code::ok) return e;

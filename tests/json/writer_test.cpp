@@ -119,6 +119,14 @@ TEST(Writer, Escaping) {
   o.escape_unicode = true;
   EXPECT_EQ(w("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/x\"]", o),
             R"(["\u00e9\u20ac\ud83d\ude00\/x"])");
+  // Invalid UTF-8 (kept by allow_invalid_utf8) in a key or a value cannot be escaped: an error.
+  parse_options keep;
+  keep.allow_invalid_utf8 = true;
+  for (const char* bad : {"{\"k\xff\":1}", "{\"k\":\"v\xff\"}", "[\"\xc3\"]"}) {
+    auto d = parse(bad, keep);
+    ASSERT_TRUE(d.ok()) << bad;
+    EXPECT_EQ(write(d->root(), o).code(), error_code::invalid_utf8) << bad;
+  }
   // Long strings: the 16-byte fast path with escapes at every offset.
   for (std::size_t pad = 0; pad < 40; ++pad) {
     std::string in = "\"";
