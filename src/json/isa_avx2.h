@@ -62,6 +62,7 @@ struct isa_avx2 {
   }
   // Vector primitives for the UTF-8 check (utf8_check.h): two registers per block.
   static constexpr bool kVectorUtf8 = true;
+  static constexpr bool kSimdDigits = true;  // digits_sse.h
   using vec = __m256i;
   static constexpr int kVecs = 2;
   static vec part(const block& b, int k) noexcept { return k == 0 ? b.lo : b.hi; }

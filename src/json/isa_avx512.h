@@ -49,6 +49,7 @@ struct isa_avx512 {
   }
   // Vector primitives for the UTF-8 check (utf8_check.h): one register per block.
   static constexpr bool kVectorUtf8 = true;
+  static constexpr bool kSimdDigits = true;  // digits_sse.h
   using vec = __m512i;
   static constexpr int kVecs = 1;
   static vec part(const block& b, int) noexcept { return b.v; }

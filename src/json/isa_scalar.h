@@ -69,6 +69,7 @@ struct isa_scalar {
   }
   // No vector UTF-8 check: stage 1 validates each non-ASCII sequence with utf8_sequence().
   static constexpr bool kVectorUtf8 = false;
+  static constexpr bool kSimdDigits = false;
 
   // String copy: kChunk bytes from src to dst; returns one bit per byte that is a backslash.
   static constexpr std::size_t kChunk = 8;

@@ -107,10 +107,16 @@ inline char* write_double(double d, char* out) noexcept {
   }
   const auto r = jkj::dragonbox::to_decimal(d);
   if (r.is_negative) *out++ = '-';
-  char digits[48];
+  // The significand (< 10^17) as 24 digits with leading zeros, followed by 48 '0' bytes: all
+  // fixed-size stores. Its k significant digits start at digits.
+  char buf[72];
+  std::memset(buf + 24, '0', 48);
+  const std::uint64_t hi = r.significand / 100000000;
+  write8(static_cast<std::uint32_t>(hi / 100000000), buf);
+  write8(static_cast<std::uint32_t>(hi % 100000000), buf + 8);
+  write8(static_cast<std::uint32_t>(r.significand % 100000000), buf + 16);
   const int k = decimal_length(r.significand);
-  write_digits(r.significand, digits, k);
-  std::memset(digits + k, '0', 48 - static_cast<std::size_t>(k));  // zeros after the digits
+  const char* const digits = buf + 24 - k;
   const int point = k + r.exponent;  // position of the decimal point after the first digit
   if (point > 0 && point <= 21) {
     if (r.exponent >= 0) {

@@ -17,6 +17,7 @@
 
 #include <fast_float/fast_float.h>
 
+#include "json/digits_sse.h"
 #include "json/parse_state.h"
 #include "json/utf8.h"
 #include "json/utf8_check.h"
@@ -456,6 +457,36 @@ struct stage2 {
     }
   }
 
+  static constexpr std::uint64_t kPow10Int[17] = {1ULL,
+                                                   10ULL,
+                                                   100ULL,
+                                                   1000ULL,
+                                                   10000ULL,
+                                                   100000ULL,
+                                                   1000000ULL,
+                                                   10000000ULL,
+                                                   100000000ULL,
+                                                   1000000000ULL,
+                                                   10000000000ULL,
+                                                   100000000000ULL,
+                                                   1000000000000ULL,
+                                                   10000000000000ULL,
+                                                   100000000000000ULL,
+                                                   1000000000000000ULL,
+                                                   10000000000000000ULL};
+  // digits() with the first 16 digits read by one vector conversion (vector kernels).
+  KEEL_JSON_INLINE const std::uint8_t* any_digits(const std::uint8_t* p,
+                                                  std::uint64_t& m) noexcept {
+    if constexpr (I::kSimdDigits) {
+      std::uint64_t v;
+      const int c = digits16(p, v);
+      m = m * kPow10Int[c] + v;
+      return c == 16 ? digits(p + 16, m) : p + c;
+    } else {
+      return digits(p, m);
+    }
+  }
+
   // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past
   // the token are readable (see scalar()).
   KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
@@ -467,7 +498,7 @@ struct stage2 {
     if (*p == '0') {
       ++p;
     } else if (is_digit(*p)) {
-      p = digits(p, m);
+      p = any_digits(p, m);
     } else {
       return fail(error_code::invalid_number, off);
     }
@@ -478,7 +509,7 @@ struct stage2 {
       ++p;
       if (!is_digit(*p)) return fail(error_code::invalid_number, off);
       const std::uint8_t* f = p;
-      p = digits(p, m);
+      p = any_digits(p, m);
       frac_digits = static_cast<std::size_t>(p - f);
       is_float = true;
     }

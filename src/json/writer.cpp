@@ -66,22 +66,27 @@ class emitter {
   // Strings are scanned 16 bytes at a time (SSE2, part of x86-64). Reads may run up to 15 bytes
   // past the string: every string in the string area is followed by its NUL and the area keeps
   // kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked.
+  // Plain: neither '/' nor non-ASCII is escaped (the default options): the scan skips those tests.
+  template <bool Plain>
   __attribute__((always_inline)) error_code string(const char* s, std::size_t len) {
     reserve(len * 6 + 2 + 32);
     *p_++ = '"';
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
     const __m128i ctrl = _mm_set1_epi8(0x1f);
-    const __m128i slash = _mm_set1_epi8(o_.escape_slash ? '/' : '"');
-    const bool high = o_.escape_unicode;
     std::size_t i = 0;
     while (i < len) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p_), v);
-      const __m128i special = _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-          _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v), _mm_cmpeq_epi8(v, slash)));
+      __m128i special =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                       _mm_cmpeq_epi8(_mm_min_epu8(v, ctrl), v));
+      if constexpr (!Plain) {
+        if (o_.escape_slash) special = _mm_or_si128(special, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+      }
       unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
-      if (high) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+      if constexpr (!Plain) {
+        if (o_.escape_unicode) mask |= static_cast<unsigned>(_mm_movemask_epi8(v));
+      }
       const std::size_t remain = len - i;
       if (remain < 16) mask &= (1u << remain) - 1;
       if (!mask) {
@@ -218,29 +223,32 @@ inline frame open_frame(const node* c) {
   return {c + c->data, static_cast<type>(c->tag & 0xff) == type::object};
 }
 
-error_code write_value(emitter& em, const value& root, const write_options& o,
-                       std::vector<const node*>& stack) {
+template <bool Pretty, bool Plain>
+error_code write_value(emitter& em, const value& root, std::vector<const node*>& stack) {
   stack.clear();
   const char* strings = root.string_area();
   const node* n = root.node_ptr();
-  const bool pretty = o.pretty;
+  // Every value leaves at least kSpare bytes reserved after it (strings and numbers reserve more
+  // than they write), so the ',' or ':' after a value, or a '}' / ']', needs no check of its own.
+  constexpr std::size_t kSpare = 2;
+  constexpr bool pretty = Pretty;
   auto scalar = [&](const node* x) -> error_code {
     switch (static_cast<type>(x->tag & 0xff)) {
       case type::null:
-        em.reserve(4);
+        em.reserve(4 + kSpare);
         em.put("null", 4);
         return error_code::ok;
       case type::boolean:
-        em.reserve(5);
+        em.reserve(5 + kSpare);
         if (x->data)
           em.put("true", 4);
         else
           em.put("false", 5);
         return error_code::ok;
       case type::string:
-        return em.string(strings + x->data, x->tag >> 8);
+        return em.string<Plain>(strings + x->data, x->tag >> 8);
       case type::raw_number:
-        em.reserve(x->tag >> 8);
+        em.reserve((x->tag >> 8) + kSpare);
         em.put(strings + x->data, x->tag >> 8);
         return error_code::ok;
       default:
@@ -248,17 +256,18 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
     }
   };
   auto key = [&](const node* k) -> error_code {
-    const error_code e = em.string(strings + k->data, k->tag >> 8);
-    em.reserve(2);
-    em.put(':');
+    if (const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8);
+        e != error_code::ok)
+      return e;
+    em.put(':');  // room: kSpare
     if (pretty) em.put(' ');
-    return e;
+    return error_code::ok;
   };
   for (;;) {
     const auto t = static_cast<type>(n->tag & 0xff);
     if (t == type::array || t == type::object) {
       const bool obj = t == type::object;
-      em.reserve(2);
+      em.reserve(2 + kSpare);
       em.put(obj ? '{' : '[');
       if ((n->tag >> 8) == 0) {
         em.put(obj ? '}' : ']');
@@ -283,12 +292,12 @@ error_code write_value(emitter& em, const value& root, const write_options& o,
       if (n == f.end) {
         stack.pop_back();
         if (pretty) em.newline(stack.size());
-        em.reserve(1);
-        em.put(f.object ? '}' : ']');
+        if (pretty) em.reserve(1 + kSpare);
+        em.put(f.object ? '}' : ']');  // room: kSpare (minified)
+        if (!pretty) em.reserve(kSpare);
         continue;
       }
-      em.reserve(1);
-      em.put(',');
+      em.put(',');  // room: kSpare
       if (pretty) em.newline(stack.size());
       if (f.object) {
         if (const error_code e = key(n); e != error_code::ok) return e;
@@ -306,7 +315,12 @@ result<std::string_view> writer::write(const value& v) noexcept {
   if (!v.valid()) return error_code::not_found;
   try {
     emitter em(buf_, capacity_, options_);
-    const error_code e = write_value(em, v, options_, stack_);
+    const bool plain = !options_.escape_slash && !options_.escape_unicode;
+    const error_code e =
+        options_.pretty ? (plain ? write_value<true, true>(em, v, stack_)
+                                 : write_value<true, false>(em, v, stack_))
+                        : (plain ? write_value<false, true>(em, v, stack_)
+                                 : write_value<false, false>(em, v, stack_));
     if (e != error_code::ok) return e;
     return std::string_view(em.data(), em.size());
   } catch (const std::bad_alloc&) {

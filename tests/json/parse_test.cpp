@@ -80,6 +80,50 @@ TEST_P(Parse, DoublesCorrectlyRounded) {
   EXPECT_EQ(*p("1e-400")->root().get<double>(), 0.0);
 }
 
+// Random numbers of every digit layout (0-20 integer digits, 0-20 fraction digits, optional
+// exponent), alone and followed by each kind of terminator: each one reads as strtod /
+// strtoll / strtoull read it.
+TEST_P(Parse, RandomNumbersMatchStrtod) {
+  std::mt19937_64 rng(11);
+  const char* terms[] = {"", "]", ",1]", " ]", "\n]"};
+  for (int i = 0; i < 20000; ++i) {
+    std::string num = (rng() & 1) ? "-" : "";
+    const int int_digits = 1 + static_cast<int>(rng() % 20);
+    for (int k = 0; k < int_digits; ++k)
+      num += static_cast<char>('0' + (k == 0 ? 1 + rng() % 9 : rng() % 10));
+    if (rng() % 4 == 0) {
+      num.resize(num.size() - static_cast<std::size_t>(int_digits));
+      num += '0';
+    }
+    const int frac_digits = static_cast<int>(rng() % 21);
+    if (frac_digits) {
+      num += '.';
+      for (int k = 0; k < frac_digits; ++k) num += static_cast<char>('0' + rng() % 10);
+    }
+    if (rng() % 3 == 0) {
+      num += 'e';
+      num.append(std::to_string(static_cast<int>(rng() % 40) - 20));
+    }
+    const char* term = terms[rng() % 5];
+    std::string text;
+    if (*term) text += '[';
+    text.append(num);
+    text.append(term);
+    auto r = p(text);
+    ASSERT_TRUE(r.ok()) << text;
+    const value v = *term ? *r->root().at(0) : r->root();
+    const bool is_int = num.find_first_of(".e") == std::string::npos;
+    if (is_int && v.is_int64()) {
+      EXPECT_EQ(*v.get<std::int64_t>(), std::strtoll(num.c_str(), nullptr, 10)) << text;
+    } else if (is_int && v.type() == type::uint64) {
+      EXPECT_EQ(*v.get<std::uint64_t>(), std::strtoull(num.c_str(), nullptr, 10)) << text;
+    } else {
+      ASSERT_TRUE(v.is_double()) << text;
+      EXPECT_EQ(*v.get<double>(), std::strtod(num.c_str(), nullptr)) << text;
+    }
+  }
+}
+
 TEST_P(Parse, NumberGrammar) {
   for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3",
                           "Infinity", "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {

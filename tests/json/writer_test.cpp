@@ -87,6 +87,29 @@ TEST(Writer, ShortestRoundTripRandomDoubles) {
   }
 }
 
+// Doubles as they appear in data (a few to 17 significant digits, magnitudes 1e-8 to 1e21,
+// where the writer uses plain notation): they read back exactly and match %.17g's value.
+TEST(Writer, RoundTripDecimalDoubles) {
+  std::mt19937_64 rng(7);
+  writer wr;
+  for (int i = 0; i < 20000; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 17);
+    const int exp10 = static_cast<int>(rng() % 30) - 8;
+    char text[64];
+    std::snprintf(text, sizeof text, "%s%.*e", (rng() & 1) ? "-" : "", digits - 1,
+                  std::ldexp(static_cast<double>(rng() >> 11), -53) * std::pow(10.0, exp10));
+    const double d = std::strtod(text, nullptr);
+    auto doc = parse(std::string("[") + text + "]");
+    ASSERT_TRUE(doc.ok()) << text;
+    ASSERT_EQ(*doc->root().at(0)->get<double>(), d) << text;
+    auto out = wr.write(doc->root());
+    ASSERT_TRUE(out.ok());
+    auto back = parse(*out);
+    ASSERT_TRUE(back.ok()) << *out;
+    EXPECT_EQ(*back->root().at(0)->get<double>(), d) << text << " -> " << *out;
+  }
+}
+
 TEST(Writer, Escaping) {
   EXPECT_EQ(w(R"(["a\"b\\c\/d\b\f\n\r\t\u0001\u001f é €"])"),
             "[\"a\\\"b\\\\c/d\\b\\f\\n\\r\\t\\u0001\\u001f \xc3\xa9 \xe2\x82\xac\"]");
@@ -96,6 +119,14 @@ TEST(Writer, Escaping) {
   o.escape_unicode = true;
   EXPECT_EQ(w("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80/x\"]", o),
             R"(["\u00e9\u20ac\ud83d\ude00\/x"])");
+  // Invalid UTF-8 (kept by allow_invalid_utf8) in a key or a value cannot be escaped: an error.
+  parse_options keep;
+  keep.allow_invalid_utf8 = true;
+  for (const char* bad : {"{\"k\xff\":1}", "{\"k\":\"v\xff\"}", "[\"\xc3\"]"}) {
+    auto d = parse(bad, keep);
+    ASSERT_TRUE(d.ok()) << bad;
+    EXPECT_EQ(write(d->root(), o).code(), error_code::invalid_utf8) << bad;
+  }
   // Long strings: the 16-byte fast path with escapes at every offset.
   for (std::size_t pad = 0; pad < 40; ++pad) {
     std::string in = "\"";
