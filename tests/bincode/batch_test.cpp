@@ -160,7 +160,8 @@ TEST(BincodeBatch, BlocksCoverEveryIndexOnce) {
     for (std::size_t i = 0; i < n; ++i) in[i].v = static_cast<std::uint32_t>(i % 7000);
     kb::buffer out;
     std::vector<std::size_t> offsets;
-    ASSERT_TRUE(kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
+    ASSERT_TRUE(
+        kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
     ASSERT_EQ(out.size(), 4 * n);
     for (std::size_t i = 0; i < n; ++i) {
       std::uint32_t v;
@@ -176,10 +177,12 @@ TEST(BincodeBatch, ExceptionFromAValueIsRethrown) {
   for (std::size_t i = 0; i < in.size(); ++i) in[i].v = static_cast<std::uint32_t>(i);
   kb::buffer out;
   std::vector<std::size_t> offsets;
-  EXPECT_THROW((void)kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()),
-               std::runtime_error);
+  EXPECT_THROW(
+      (void)kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()),
+      std::runtime_error);
   in[7777].v = 1;
-  EXPECT_TRUE(kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
+  EXPECT_TRUE(
+      kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
   EXPECT_EQ(out.size(), 4 * in.size());
 }
 

@@ -107,8 +107,8 @@ void check_decode(std::size_t n) {
   }
 }
 
-const std::size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 48,
-                             63, 64, 65, 100, 255, 256, 257, 1000, 4096};
+const std::size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,   9,   15,  16,  17,   24,  31,
+                             32, 33, 40, 48, 63, 64, 65, 100, 255, 256, 257, 1000, 4096};
 
 TEST(BincodeFastPath, EncodeVectorsOfEveryWidth) {
   for (std::size_t n : sizes) {

@@ -149,9 +149,10 @@ KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
 void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 
 // A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones
-// below 16 bytes). Used by the whole-vector fast paths of encode() / decode_into(); A/B in
-// src/bincode/copy.cpp.
-KEEL_BINCODE_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
+// below 16 bytes). Used by the whole-vector fast paths of encode() / decode_into() (A/B in
+// docs/bincode.md, "Fast paths").
+KEEL_BINCODE_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s,
+                                     std::size_t n) noexcept {
   auto move16 = [](std::uint8_t* to, const std::uint8_t* from) {
     std::uint8_t t[16];
     std::memcpy(t, from, 16);
