@@ -39,7 +39,7 @@ KEEL_BINCODE_INLINE bool decode_block_fast(T& out, std::span<const std::uint8_t>
       if (len > (in.size() - 8) / sizeof(E)) return false;
       const std::size_t bytes = static_cast<std::size_t>(len) * sizeof(E);
       if (c.reject_trailing && 8 + bytes != in.size()) return false;
-      out.resize(static_cast<std::size_t>(len));
+      if (out.size() != len) out.resize(static_cast<std::size_t>(len));  // resize may not inline
       auto* dst = reinterpret_cast<std::uint8_t*>(out.data());
       if (bytes <= 64)
         copy_upto64(dst, in.data() + 8, bytes);

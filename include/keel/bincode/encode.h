@@ -55,7 +55,9 @@ KEEL_BINCODE_INLINE bool encode_block_fast(const T& v, std::vector<std::uint8_t,
     if constexpr (memcpy_encodable<native_fixint, E>) {
       const std::size_t bytes = v.size() * sizeof(E), n = 8 + bytes;
       if (!is_native_fixint(c) || n > out.capacity() || over_encode_limit(c, n)) return false;
-      out.resize(n);  // within the capacity: no reallocation
+      if (out.size() != n)
+        out.resize(n);  // within the capacity: no reallocation; a reused
+                        // buffer of the same size skips the (out-of-line) call
       std::uint8_t* const p = out.data();
       const auto* src = reinterpret_cast<const std::uint8_t*>(v.data());
       const std::uint64_t len = v.size();
