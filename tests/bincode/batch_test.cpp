@@ -2,6 +2,9 @@
 // contiguous output must equal the values encoded one by one, back to back.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <stdexcept>
+
 #include "keel/bincode.h"
 #include "keel/pool.h"
 
@@ -116,3 +119,71 @@ TEST(BincodeBatch, ReportsLowestFailingIndex) {
   EXPECT_TRUE(d.ok());
   EXPECT_EQ(outs, (std::vector<std::optional<bool>>{std::nullopt, std::nullopt}));
 }
+
+// A value whose codec throws (a user codec may): the batch on a pool rethrows once every thread
+// stopped, and the pool stays usable.
+namespace {
+struct throws_at {
+  std::uint32_t v;
+};
+}  // namespace
+
+template <>
+struct keel::bincode::codec<throws_at> {
+  template <class F>
+  static constexpr std::size_t min_size = 4;
+  template <class F>
+  static constexpr std::size_t fixed_size = npos;
+  template <class F>
+  static std::size_t size(const throws_at& t) {
+    if (t.v == 7777) throw std::runtime_error("size of 7777");
+    return 4;
+  }
+  template <class F, class W>
+  static void encode(W& w, const throws_at& t) {
+    w.raw(detail::ordered<F>(t.v));
+  }
+  template <class F>
+  static bool decode(detail::reader& r, throws_at& t) {
+    if (!r.need(4)) return false;
+    t.v = detail::ordered<F>(r.take_raw<std::uint32_t>());
+    return true;
+  }
+};
+
+namespace {
+
+TEST(BincodeBatch, BlocksCoverEveryIndexOnce) {
+  keel::pool::thread_pool pool(2);
+  for (std::size_t n : {0u, 1u, 2u, 255u, 256u, 257u, 1000u, 50000u}) {
+    std::vector<throws_at> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i].v = static_cast<std::uint32_t>(i % 7000);
+    kb::buffer out;
+    std::vector<std::size_t> offsets;
+    ASSERT_TRUE(
+        kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
+    ASSERT_EQ(out.size(), 4 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t v;
+      std::memcpy(&v, out.data() + 4 * i, 4);
+      ASSERT_EQ(v, i % 7000) << n << " " << i;
+    }
+  }
+}
+
+TEST(BincodeBatch, ExceptionFromAValueIsRethrown) {
+  keel::pool::thread_pool pool(1);
+  std::vector<throws_at> in(20000);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i].v = static_cast<std::uint32_t>(i);
+  kb::buffer out;
+  std::vector<std::size_t> offsets;
+  EXPECT_THROW(
+      (void)kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()),
+      std::runtime_error);
+  in[7777].v = 1;
+  EXPECT_TRUE(
+      kb::encode_batch(pool, std::span<const throws_at>(in), out, offsets, kb::legacy()).ok());
+  EXPECT_EQ(out.size(), 4 * in.size());
+}
+
+}  // namespace

@@ -106,6 +106,31 @@ constexpr bool block_copyable() {
   }
 }
 
+// Top-level values that encode as a u64 length and one block of elements (std::vector except
+// vector<bool>, dynamic std::span): the fixint fast paths of encode() and decode_into().
+template <class T>
+struct length_prefixed_block {
+  static constexpr bool value = false;
+};
+template <class E, class A>
+struct length_prefixed_block<std::vector<E, A>> {
+  static constexpr bool value = !std::is_same_v<E, bool>;
+  static constexpr bool owning = true;  // decodes by copying (a span borrows instead)
+  using element = E;
+};
+template <class E>
+struct length_prefixed_block<std::span<E>> {
+  static constexpr bool value = true;
+  static constexpr bool owning = false;
+  using element = std::remove_const_t<E>;
+};
+// The fixint format in the machine's byte order, and whether config `c` selects it.
+using native_fixint = format<false, std::endian::native == std::endian::big>;
+inline bool is_native_fixint(const config& c) noexcept {
+  return c.ints == int_encoding::fixint &&
+         (c.order == byte_order::big) == (std::endian::native == std::endian::big);
+}
+
 template <class F>
 KEEL_BINCODE_INLINE std::size_t len_size(std::size_t n) {
   return int_size<F>(static_cast<std::uint64_t>(n));

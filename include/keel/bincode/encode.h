@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <span>
 #include <vector>
@@ -31,19 +32,59 @@ inline bool over_encode_limit(const config& c, std::size_t n) {
 }
 }  // namespace detail
 
+namespace detail {
+template <class T, class A>
+result<std::size_t> encode_general(const T& v, std::vector<std::uint8_t, A>& out, const config& c) {
+  return dispatch(c, [&](auto f) -> result<std::size_t> {
+    using F = decltype(f);
+    const std::size_t n = size_of<F>(v);
+    if (over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
+    out.resize(n);
+    return encode_exact<F>(v, out.data(), n);
+  });
+}
+
+// The fast path of encode() into a vector: a vector/span of memcpy-able elements under a fixint
+// config in the machine's byte order, into a vector whose capacity already holds it: one size
+// update, the length, one copy (inline up to 64 bytes). False when it does not apply.
+template <class T, class A>
+KEEL_BINCODE_INLINE bool encode_block_fast(const T& v, std::vector<std::uint8_t, A>& out,
+                                           const config& c, std::size_t& size) {
+  if constexpr (length_prefixed_block<T>::value) {
+    using E = typename length_prefixed_block<T>::element;
+    if constexpr (memcpy_encodable<native_fixint, E>) {
+      const std::size_t bytes = v.size() * sizeof(E), n = 8 + bytes;
+      if (!is_native_fixint(c) || n > out.capacity() || over_encode_limit(c, n)) return false;
+      if (out.size() != n)
+        out.resize(n);  // within the capacity: no reallocation; a reused
+                        // buffer of the same size skips the (out-of-line) call
+      std::uint8_t* const p = out.data();
+      const auto* src = reinterpret_cast<const std::uint8_t*>(v.data());
+      const std::uint64_t len = v.size();
+      std::memcpy(p, &len, 8);
+      if (bytes <= 64)
+        copy_upto64(p + 8, src, bytes);
+      else if (bytes <= 256)
+        std::memcpy(p + 8, src, bytes);
+      else
+        copy_block(p + 8, src, bytes);
+      size = n;
+      return true;
+    }
+  }
+  (void)v, (void)out, (void)c, (void)size;
+  return false;
+}
+}  // namespace detail
+
 // Replaces `out`'s contents with the encoding of `v`, reusing its capacity; returns the size.
 // Nothing is zero-filled when `out` already had at least that many bytes, or when its allocator
 // default-initialises (keel::bincode::buffer).
 template <class T, class A>
 result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
                            const config& c = standard()) {
-  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
-    using F = decltype(f);
-    const std::size_t n = detail::size_of<F>(v);
-    if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
-    out.resize(n);
-    return detail::encode_exact<F>(v, out.data(), n);
-  });
+  if (std::size_t n{}; detail::encode_block_fast(v, out, c, n)) return n;
+  return detail::encode_general(v, out, c);
 }
 
 // Appends the encoding of `v` to `out`; returns the bytes added.

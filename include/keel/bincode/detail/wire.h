@@ -148,6 +148,35 @@ KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
 // A memcpy kept out of line (src/bincode/copy.cpp says why).
 void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 
+// A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones
+// below 16 bytes). Used by the whole-vector fast paths of encode() / decode_into() (A/B in
+// docs/bincode.md, "Fast paths").
+KEEL_BINCODE_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s,
+                                     std::size_t n) noexcept {
+  auto move16 = [](std::uint8_t* to, const std::uint8_t* from) {
+    std::uint8_t t[16];
+    std::memcpy(t, from, 16);
+    std::memcpy(to, t, 16);
+  };
+  if (n >= 32) {
+    move16(d, s);
+    move16(d + 16, s + 16);
+    move16(d + n - 32, s + n - 32);
+    move16(d + n - 16, s + n - 16);
+  } else if (n >= 16) {
+    move16(d, s);
+    move16(d + n - 16, s + n - 16);
+  } else if (n >= 8) {
+    std::uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(d, &a, 8);
+    std::memcpy(d + n - 8, &b, 8);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
 // ---- output ------------------------------------------------------------------------------
 // An unchecked sink into memory whose size was computed first (encoded_size).
 struct span_sink {

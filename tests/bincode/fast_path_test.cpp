@@ -1,0 +1,144 @@
+// The whole-vector fast paths of encode() into a vector and decode_into() a vector (fixint, the
+// machine's byte order, memcpy-able elements): every size around the inline-copy boundaries must
+// give the bytes and the errors of the general path. The general path is reached through a
+// one-field tuple, whose wire bytes are the vector's own.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include "keel/bincode.h"
+
+namespace kb = keel::bincode;
+using bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+const kb::config fast_configs[] = {kb::legacy(), kb::v1_serialize(),
+                                   kb::legacy().reject_trailing_bytes(),
+                                   kb::v1_serialize().with_limit(1 << 20)};
+const kb::config other_configs[] = {kb::standard(), kb::legacy().with_big_endian(),
+                                    kb::v1_serialize().with_limit(40), kb::legacy().with_limit(40)};
+
+template <class E>
+std::vector<E> values(std::size_t n) {
+  std::vector<E> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<E>(static_cast<std::uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull >> 5);
+  return v;
+}
+
+template <class V>
+bytes general_encode(const V& v, const kb::config& c) {
+  auto r = kb::encode_to_vector(std::tuple<V>(v), c);  // empty when over an encode limit
+  return r.ok() ? *r : bytes{};
+}
+
+template <class E>
+void check_encode(std::size_t n) {
+  const auto v = values<E>(n);
+  for (const auto& c : fast_configs) {
+    const bytes want = general_encode(v, c);
+    ASSERT_EQ(want.size(), 8 + n * sizeof(E));
+    for (std::size_t extra : {0u, 1u, 100u}) {  // capacity exactly enough, and more
+      kb::buffer out;
+      out.reserve(want.size() + extra);
+      out.assign(3, 0xAB);  // old contents are replaced
+      auto r = kb::encode(v, out, c);
+      ASSERT_TRUE(r.ok()) << r.error().message();
+      EXPECT_EQ(*r, want.size());
+      EXPECT_EQ(bytes(out.begin(), out.end()), want) << n;
+      // A span of the same elements, and a std::vector<uint8_t> output (zero-filling allocator).
+      std::vector<std::uint8_t> out2(want.size() + extra, 0xCD);
+      r = kb::encode(std::span<const E>(v), out2, c);
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(out2, want);
+    }
+    kb::buffer small;  // no capacity: the general path grows it
+    ASSERT_TRUE(kb::encode(v, small, c).ok());
+    EXPECT_EQ(bytes(small.begin(), small.end()), want);
+  }
+  for (const auto& c : other_configs) {
+    kb::buffer out;
+    out.reserve(1024);
+    auto r = kb::encode(v, out, c);
+    auto g = kb::encode_to_vector(std::tuple<std::vector<E>>(v), c);
+    ASSERT_EQ(r.ok(), g.ok());
+    if (r.ok())
+      EXPECT_EQ(bytes(out.begin(), out.end()), *g);
+    else
+      EXPECT_EQ(r.error(), g.error());
+  }
+}
+
+template <class E>
+void check_decode(std::size_t n) {
+  const auto v = values<E>(n);
+  for (const auto& c : std::array{fast_configs[0], fast_configs[1], fast_configs[2],
+                                  fast_configs[3], other_configs[1], other_configs[2]}) {
+    bytes b = general_encode(v, c);
+    if (b.empty()) b = general_encode(v, kb::legacy());  // limit too small to encode
+    b.push_back(7);                                      // one trailing byte
+    // Every prefix (truncated, exact, trailing byte) and a forged length.
+    for (std::size_t cut = 0; cut <= b.size(); ++cut) {
+      const std::span<const std::uint8_t> in(b.data(), cut);
+      std::vector<E> got(3, E{1});
+      std::tuple<std::vector<E>> want;
+      auto r = kb::decode_into(got, in, c);
+      auto w = kb::decode_into(want, in, c);
+      ASSERT_EQ(r.ok(), w.ok()) << n << " cut " << cut;
+      if (r.ok()) {
+        EXPECT_EQ(*r, *w);
+        EXPECT_EQ(got, std::get<0>(want));
+      } else {
+        EXPECT_EQ(r.error(), w.error()) << n << " cut " << cut;
+      }
+    }
+    bytes forged = b;
+    forged[7] = 0x40;  // length about 2^62 (little or big endian: a huge value either way)
+    forged[0] = 0x40;
+    std::vector<E> got;
+    auto r = kb::decode_into(got, forged, c);
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(got.capacity() < 1024);
+  }
+}
+
+const std::size_t sizes[] = {0,  1,  2,  3,  4,  5,  7,  8,   9,   15,  16,  17,   24,  31,
+                             32, 33, 40, 48, 63, 64, 65, 100, 255, 256, 257, 1000, 4096};
+
+TEST(BincodeFastPath, EncodeVectorsOfEveryWidth) {
+  for (std::size_t n : sizes) {
+    check_encode<std::uint8_t>(n);
+    check_encode<std::uint16_t>(n);
+    check_encode<std::int32_t>(n);
+    if (n <= 1000) check_encode<std::uint64_t>(n);
+  }
+  for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 300u}) check_encode<double>(n);
+}
+
+TEST(BincodeFastPath, DecodeVectorsMatchTheGeneralPath) {
+  for (std::size_t n : {0u, 1u, 3u, 7u, 8u, 9u, 16u, 33u, 64u, 65u, 70u}) {
+    check_decode<std::uint8_t>(n);
+    check_decode<std::uint64_t>(n);
+  }
+  for (std::size_t n : {0u, 5u, 8u, 40u}) check_decode<float>(n);
+}
+
+TEST(BincodeFastPath, DecodeReusesCapacity) {
+  const auto v = values<std::uint64_t>(8);
+  const bytes b = general_encode(v, kb::legacy());
+  std::vector<std::uint64_t> got;
+  got.reserve(64);
+  const auto* data = got.data();
+  auto r = kb::decode_into(got, b, kb::legacy());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, 72u);
+  EXPECT_EQ(got, v);
+  EXPECT_EQ(got.data(), data);
+}
+
+}  // namespace
