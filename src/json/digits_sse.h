@@ -14,8 +14,8 @@ namespace keel::json::detail {
 // Returns the number of leading digits at p (0 to 16) and their value in `value`.
 __attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
                                                    std::uint64_t& value) noexcept {
-  const __m128i d = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
-                                 _mm_set1_epi8('0'));
+  const __m128i d =
+      _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
   const auto is_digit = static_cast<std::uint32_t>(
       _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
   const int c = std::countr_zero(~is_digit);  // bits 16-31 of ~is_digit are set: c <= 16
@@ -23,8 +23,8 @@ __attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
   const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m128i aligned =
       _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(c - 16))));
-  const __m128i two = _mm_maddubs_epi16(aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1,
-                                                               10, 1, 10, 1, 10, 1));
+  const __m128i two = _mm_maddubs_epi16(
+      aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
   const __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
   const __m128i eight = _mm_madd_epi16(_mm_packus_epi32(four, four),
                                        _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));

@@ -256,8 +256,7 @@ error_code write_value(emitter& em, const value& root, std::vector<const node*>&
     }
   };
   auto key = [&](const node* k) -> error_code {
-    if (const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8);
-        e != error_code::ok)
+    if (const error_code e = em.string<Plain>(strings + k->data, k->tag >> 8); e != error_code::ok)
       return e;
     em.put(':');  // room: kSpare
     if (pretty) em.put(' ');
@@ -316,11 +315,10 @@ result<std::string_view> writer::write(const value& v) noexcept {
   try {
     emitter em(buf_, capacity_, options_);
     const bool plain = !options_.escape_slash && !options_.escape_unicode;
-    const error_code e =
-        options_.pretty ? (plain ? write_value<true, true>(em, v, stack_)
-                                 : write_value<true, false>(em, v, stack_))
-                        : (plain ? write_value<false, true>(em, v, stack_)
-                                 : write_value<false, false>(em, v, stack_));
+    const error_code e = options_.pretty ? (plain ? write_value<true, true>(em, v, stack_)
+                                                  : write_value<true, false>(em, v, stack_))
+                                         : (plain ? write_value<false, true>(em, v, stack_)
+                                                  : write_value<false, false>(em, v, stack_));
     if (e != error_code::ok) return e;
     return std::string_view(em.data(), em.size());
   } catch (const std::bad_alloc&) {
