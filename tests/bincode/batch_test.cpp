@@ -131,7 +131,7 @@ struct throws_at {
 template <>
 struct keel::bincode::codec<throws_at> {
   template <class F>
-  static constexpr std::size_t min_size = 4;
+  [[maybe_unused]] static constexpr std::size_t min_size = 4;
   template <class F>
   static constexpr std::size_t fixed_size = npos;
   template <class F>
