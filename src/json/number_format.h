@@ -10,33 +10,14 @@
 
 #include <dragonbox/dragonbox.h>
 
+#include "json/pow10.h"
+
 namespace keel::json::detail {
 
 inline constexpr char kDigitPairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
-
-inline constexpr std::uint64_t kPow10U64[20] = {1ULL,
-                                                10ULL,
-                                                100ULL,
-                                                1000ULL,
-                                                10000ULL,
-                                                100000ULL,
-                                                1000000ULL,
-                                                10000000ULL,
-                                                100000000ULL,
-                                                1000000000ULL,
-                                                10000000000ULL,
-                                                100000000000ULL,
-                                                1000000000000ULL,
-                                                10000000000000ULL,
-                                                100000000000000ULL,
-                                                1000000000000000ULL,
-                                                10000000000000000ULL,
-                                                100000000000000000ULL,
-                                                1000000000000000000ULL,
-                                                10000000000000000000ULL};
 
 // Number of decimal digits of v, without a loop: log10 from the bit length, then one compare.
 inline int decimal_length(std::uint64_t v) noexcept {

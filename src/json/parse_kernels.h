@@ -19,6 +19,7 @@
 
 #include "json/digits_sse.h"
 #include "json/parse_state.h"
+#include "json/pow10.h"
 #include "json/utf8.h"
 #include "json/utf8_check.h"
 
@@ -457,30 +458,13 @@ struct stage2 {
     }
   }
 
-  static constexpr std::uint64_t kPow10Int[17] = {1ULL,
-                                                  10ULL,
-                                                  100ULL,
-                                                  1000ULL,
-                                                  10000ULL,
-                                                  100000ULL,
-                                                  1000000ULL,
-                                                  10000000ULL,
-                                                  100000000ULL,
-                                                  1000000000ULL,
-                                                  10000000000ULL,
-                                                  100000000000ULL,
-                                                  1000000000000ULL,
-                                                  10000000000000ULL,
-                                                  100000000000000ULL,
-                                                  1000000000000000ULL,
-                                                  10000000000000000ULL};
   // digits() with the first 16 digits read by one vector conversion (vector kernels).
   KEEL_JSON_INLINE const std::uint8_t* any_digits(const std::uint8_t* p,
                                                   std::uint64_t& m) noexcept {
     if constexpr (I::kSimdDigits) {
       std::uint64_t v;
       const int c = digits16(p, v);
-      m = m * kPow10Int[c] + v;
+      m = m * kPow10U64[c] + v;
       return c == 16 ? digits(p + 16, m) : p + c;
     } else {
       return digits(p, m);
