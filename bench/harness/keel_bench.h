@@ -34,6 +34,7 @@ struct context {
   std::filesystem::path self;    // the running keel executable, for suites that spawn processes
   int rounds = 9;                // interleaved rounds for in-process measurements
   double min_time_s = 0.1;       // Google Benchmark's minimum time per measurement
+  std::string filter;            // ECMAScript regex: run only cases (external labels) it matches
 };
 
 class suite {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -66,9 +67,13 @@ component_result run_component(const std::string& component, const context& ctx,
   std::vector<std::vector<double>> times(entries.size());
   std::vector<long> rss(entries.size(), 0);
   std::vector<std::string> errors(entries.size());
+  const std::regex filter(ctx.filter.empty() ? std::string(".*") : ctx.filter);
+  std::vector<bool> wanted(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    wanted[i] = std::regex_search(entries[i].case_name, filter);
   for (int round = 0; round < ctx.rounds; ++round) {
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (!errors[i].empty()) continue;
+      if (!wanted[i] || !errors[i].empty()) continue;
       progress(component + ": " + entries[i].case_name + " [" + entries[i].impl + "] round " +
                std::to_string(round + 1) + "/" + std::to_string(ctx.rounds));
       capture_reporter rep;
@@ -86,6 +91,7 @@ component_result run_component(const std::string& component, const context& ctx,
   benchmark::ClearRegisteredBenchmarks();
 
   for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!wanted[i]) continue;
     record r;
     r.component = component;
     r.case_name = entries[i].case_name;
@@ -98,6 +104,7 @@ component_result run_component(const std::string& component, const context& ctx,
     result.records.push_back(std::move(r));
   }
   for (const auto& [label, fn] : s.externals()) {
+    if (!std::regex_search(label, filter)) continue;
     progress(component + ": " + label);
     for (record r : fn(ctx)) {
       r.component = component;

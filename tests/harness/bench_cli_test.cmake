@@ -40,3 +40,17 @@ execute_process(COMMAND ${KEEL} bench no-such-component RESULT_VARIABLE rc OUTPU
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "an unknown component must exit 2, got ${rc}")
 endif()
+# --filter keeps only the matching cases; a malformed regex is a usage error.
+execute_process(COMMAND ${KEEL} bench baseline --quick --rounds 1 --min-time 0.001
+                        --filter "^memcpy/64B$" --json ${OUT}/filtered.json
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+file(READ ${OUT}/filtered.json json)
+string(JSON n LENGTH "${json}")
+string(JSON c GET "${json}" 0 case)
+if(NOT rc EQUAL 0 OR NOT n EQUAL 1 OR NOT c STREQUAL "memcpy/64B")
+  message(FATAL_ERROR "--filter '^memcpy/64B$' gave rc ${rc}, ${n} records:\n${json}")
+endif()
+execute_process(COMMAND ${KEEL} bench baseline --filter "(" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "a bad --filter regex must exit 2, got ${rc}")
+endif()

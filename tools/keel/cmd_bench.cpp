@@ -1,4 +1,4 @@
-// keel bench [COMPONENT...] [--quick] [--json FILE] [--html FILE] [--list]
+// keel bench [COMPONENT...] [--quick] [--filter REGEX] [--json FILE] [--html FILE] [--list]
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <set>
 
 #include "commands.h"
@@ -22,7 +23,7 @@ struct bench_options {
   bool list = false;
   int rounds = 0;
   double min_time = 0;
-  std::string json_path, html_path, corpus;
+  std::string json_path, html_path, corpus, filter;
 };
 
 // The corpus: --corpus, else KEEL_CORPUS, else ../shared/corpus beside the source tree.
@@ -66,6 +67,13 @@ int run_bench(const bench_options& o) {
   ctx.self = std::filesystem::read_symlink("/proc/self/exe");
   ctx.rounds = o.rounds > 0 ? o.rounds : (o.quick ? 5 : 15);
   ctx.min_time_s = o.min_time > 0 ? o.min_time : (o.quick ? 0.03 : 0.2);
+  ctx.filter = o.filter;
+  try {
+    std::regex check(o.filter);
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "keel bench: bad --filter regex: %s\n", e.what());
+    return 2;
+  }
 
   const bool tty = isatty(STDERR_FILENO);
   auto progress = [tty](const std::string& line) {
@@ -108,6 +116,8 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--min-time", opts->min_time, "Minimum seconds per measurement")
       ->check(CLI::Range(0.0, 60.0));
+  cmd->add_option("--filter", opts->filter,
+                  "Run only cases whose name (or external suite label) matches this regex");
   cmd->add_option("--corpus", opts->corpus,
                   "Corpus directory (default: KEEL_CORPUS or ../shared/corpus)");
   cmd->callback([opts] { exit_status = run_bench(*opts); });
