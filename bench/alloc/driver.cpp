@@ -1,8 +1,10 @@
 // keel_alloc_driver: runs one allocation workload in its own process and prints
-// "<elapsed ns> <operations> <checksum>". `keel bench alloc` starts it once per allocator under
-// LD_PRELOAD (nothing preloaded: glibc). It calls plain malloc/free, so whichever allocator the
-// process has is the one measured. `--noop` runs the random-mixed loops with the baseline suite's
-// no-op allocator instead: the loop's own cost (the floor).
+// "<elapsed ns> <operations> <checksum> <peak RSS KiB>" (the peak is the process's VmHWM: the
+// resident high-water mark of this program alone, not of the process that started it). `keel bench
+// alloc` starts it once per allocator under LD_PRELOAD (nothing preloaded: glibc). It calls plain
+// malloc/free, so whichever allocator the process has is the one measured. `--noop` runs the
+// random-mixed loops with the baseline suite's no-op allocator instead: the loop's own cost (the
+// floor).
 //
 // usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]
 //   random-mixed | rm-heavy (257..768 B) | rm-tiny (16..64 B) | rm-medium (1..32 KiB)
@@ -285,6 +287,19 @@ result run_thread_churn(int threads, double scale) {
           sum.load()};
 }
 
+// VmHWM of /proc/self/status in KiB (0 when unreadable).
+long peak_rss_kb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  long kb = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) break;
+  }
+  std::fclose(f);
+  return kb;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]\n"
@@ -344,7 +359,8 @@ int main(int argc, char** argv) {
     return usage();
   const auto ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - t0).count();
-  std::printf("%lld %llu %llu\n", static_cast<long long>(ns),
-              static_cast<unsigned long long>(r.ops), static_cast<unsigned long long>(r.checksum));
+  std::printf("%lld %llu %llu %ld\n", static_cast<long long>(ns),
+              static_cast<unsigned long long>(r.ops), static_cast<unsigned long long>(r.checksum),
+              peak_rss_kb());
   return 0;
 }

@@ -5,8 +5,8 @@
 set -euo pipefail
 driver=$1 so=$2
 for w in random-mixed rm-heavy rm-tiny rm-medium realloc-growth; do
-  plain=$("$driver" "$w" --scale 0.02 | cut -d' ' -f2-)
-  keel=$(LD_PRELOAD="$so" "$driver" "$w" --scale 0.02 | cut -d' ' -f2-)
+  plain=$("$driver" "$w" --scale 0.02 | cut -d' ' -f2-3)
+  keel=$(LD_PRELOAD="$so" "$driver" "$w" --scale 0.02 | cut -d' ' -f2-3)
   [ "$plain" = "$keel" ] || { echo "$w: glibc '$plain' but keel '$keel'"; exit 1; }
   echo "$w: $keel"
 done
