@@ -3,6 +3,7 @@
 // shared libraries) — by LD_PRELOAD, interleaved round by round; the figure is the median elapsed
 // time the driver reports, the peak RSS is the VmHWM the driver reports (largest over rounds).
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,21 +98,22 @@ run_result run_once(const std::string& driver, const std::vector<std::string>& a
     text.append(buf, static_cast<std::size_t>(n));
   close(fds[0]);
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  rusage ru{};
+  if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return {0, 0, 0, "driver failed (status " + std::to_string(status) + ")"};
   }
   long long ns = 0;
   unsigned long long ops = 0, sum = 0;
   long hwm_kb = 0;
-  if (std::sscanf(text.c_str(), "%lld %llu %llu %ld", &ns, &ops, &sum, &hwm_kb) != 4 || ns <= 0 ||
-      hwm_kb <= 0) {
+  if (std::sscanf(text.c_str(), "%lld %llu %llu %ld", &ns, &ops, &sum, &hwm_kb) != 4 || ns <= 0) {
     return {0, 0, 0, "unexpected driver output: " + text};
   }
   out.ns = static_cast<double>(ns);
   out.ops = ops;
-  // The driver's own VmHWM: the child's ru_maxrss is no lower than this (spawning) process's
-  // resident size, which hid the allocators' differences in the small cases.
-  out.rss_kb = hwm_kb;
+  // The driver's own VmHWM. The child's ru_maxrss is no lower than this (spawning) process's
+  // resident size, which hid the allocators' differences in the small cases; it is the fallback
+  // only when the driver could not read /proc (it prints 0).
+  out.rss_kb = hwm_kb > 0 ? hwm_kb : ru.ru_maxrss;
   return out;
 }
 
