@@ -35,7 +35,7 @@ struct bench_case {
   std::string name;  // record case name
   std::vector<std::string> args;
   bool has_floor;  // random-mixed family: also run with --noop
-  bool threaded;   // two or more threads: its wall time depends on how the threads are scheduled
+  bool threaded;   // a larson/prodcons/false-sharing/thread-churn case: scheduler-dependent times
 };
 
 std::string find_first(const std::vector<fs::path>& candidates) {
@@ -154,7 +154,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
       cases.push_back({std::string(w) + "/" + std::to_string(t) + "t",
                        {w, "--threads", std::to_string(t)},
                        false,
-                       t > 1});
+                       true});
     }
   }
   for (bench_case& c : cases) {
@@ -225,8 +225,9 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     for (const bench_case& c : cases) run_round(c, r);
   }
   // Short cases (some allocator's median under kShortNs) and threaded ones are at the mercy of
-  // the scheduler (a threaded case's times are bimodal on two cores: the threads of a pair share
-  // a core or not): they get more rounds, every allocator the same number.
+  // the scheduler (on two cores the times of a case with threads are bimodal: the threads of a
+  // pair share a core or not; most 1-thread cases start a thread too): they get more rounds, every
+  // allocator the same number.
   for (const bench_case& c : cases) {
     bool is_short = false;
     for (const impl& im : impls) {
@@ -269,8 +270,7 @@ KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELO
       "each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
       "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at "
       "1/4 work; 15 rounds for a case where some allocator's median is under 25 ms, at least 11 "
-      "for "
-      "every case of 2 or 4 threads); "
+      "for every larson, prodcons, false-sharing and thread-churn case); "
       "time measured inside the driver around the workload; peak RSS = the driver's own VmHWM");
   s.note(
       "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
