@@ -155,7 +155,7 @@ inline void set_current(heap* h, std::size_t cls, page* pg) {
 struct options_t {
   long stats;          // KEEL_ALLOC_STATS: print statistics at exit
   long hardened;       // KEEL_ALLOC_HARDENED: encoded free lists, guard pages, list checks
-  long decay_ms;       // KEEL_ALLOC_DECAY_MS: free memory kept before madvise (default 10)
+  long decay_ms;       // KEEL_ALLOC_DECAY_MS: free memory kept before madvise (default 30)
   long segment_cache;  // KEEL_ALLOC_SEGMENT_CACHE: empty segments kept process-wide (default 8)
   long verbose;        // KEEL_ALLOC_VERBOSE: print options at start
 };

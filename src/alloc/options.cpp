@@ -16,7 +16,7 @@ namespace keel::alloc::detail {
 #endif
 
 options_t g_options = {
-    /*stats=*/0, /*hardened=*/KEEL_ALLOC_HARDENED_DEFAULT, /*decay_ms=*/10, /*segment_cache=*/8,
+    /*stats=*/0, /*hardened=*/KEEL_ALLOC_HARDENED_DEFAULT, /*decay_ms=*/30, /*segment_cache=*/8,
     /*verbose=*/0};
 
 namespace {
