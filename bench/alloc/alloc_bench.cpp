@@ -157,6 +157,9 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
                        true});
     }
   }
+  std::erase_if(cases, [&](const bench_case& c) {
+    return !ctx.wants(c.name) && !(c.has_floor && ctx.wants(c.name + " (above floor)"));
+  });
   for (bench_case& c : cases) {
     c.args.push_back("--scale");
     c.args.push_back(scale);

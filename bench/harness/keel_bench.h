@@ -34,7 +34,11 @@ struct context {
   std::filesystem::path self;    // the running keel executable, for suites that spawn processes
   int rounds = 9;                // interleaved rounds for in-process measurements
   double min_time_s = 0.1;       // Google Benchmark's minimum time per measurement
-  std::string filter;            // ECMAScript regex: run only cases (external labels) it matches
+  std::string filter;            // ECMAScript regex (--filter): run only the cases it matches
+
+  // Whether the case named `case_name` is to run (no filter: every case). External suites call it
+  // to skip the cases the filter leaves out.
+  bool wants(const std::string& case_name) const;
 };
 
 class suite {
