@@ -18,6 +18,9 @@
 #include "json/pow10.h"
 
 namespace keel::json::detail {
+// Internal linkage: the writer's kernels include this file in translation units compiled with
+// different instruction-set flags, and each must keep its own copy.
+namespace {
 
 inline constexpr char kDigitPairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -237,4 +240,5 @@ inline char* write_double(double d, char* out) noexcept {
   return out + 1;
 }
 
+}  // namespace
 }  // namespace keel::json::detail

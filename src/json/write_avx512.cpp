@@ -1,0 +1,12 @@
+// The writer kernel instantiated for the avx512 instruction set (flags: src/json/CMakeLists.txt).
+#include "json/write_kernels.h"
+
+namespace keel::json::detail {
+
+error_code write_avx512(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                        const value& root, std::vector<const node*>& stack,
+                        const write_options& o) {
+  return write_document<wisa_avx512>(buf, cap, size, root, stack, o);
+}
+
+}  // namespace keel::json::detail

@@ -1,0 +1,287 @@
+// The writer's kernel: one loop over the node array in document order, with an explicit stack
+// of open containers, written once and instantiated per instruction set (write_<isa>.cpp) for its
+// string scan (write_isa.h). The output cursor and the innermost container live in locals
+// (registers); the buffer keeps kSlack spare bytes past its limit, so only strings (and pretty
+// indentation) need a size-dependent room check, everything else one compare per value.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "json/number_format.h"
+#include "json/parse_state.h"
+#include "json/write_isa.h"
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+
+namespace keel::json::detail {
+
+// Room that is always there past `lim`: the longest fixed-size write (a number's whole-register
+// stores: 64 bytes, a string block: 64 bytes) plus separators, with margin.
+inline constexpr std::ptrdiff_t kWriteSlack = 160;
+
+// Grows the buffer to hold `used` bytes plus `need` more plus the slack; returns the new base
+// (writer.cpp). Out of line and without the cursor, so the cursor stays in a register.
+char* grow_output(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t used,
+                  std::size_t need);
+// Escapes the character at s[i] at p (advancing i past it); nullptr on invalid UTF-8 (only
+// reachable with escape_unicode). Rare: out of line (writer.cpp).
+char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept;
+
+// Makes room for one more open container: stack.size() > depth afterwards; returns stack.data().
+const node** grow_stack(std::vector<const node*>& stack, std::size_t depth);
+
+// One kernel set's writer: the text of root into buf (grown as needed), its length in size.
+using write_fn = error_code (*)(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                                const value& root, std::vector<const node*>& stack,
+                                const write_options& o);
+error_code write_scalar(std::unique_ptr<char[]>&, std::size_t&, std::size_t&, const value&,
+                        std::vector<const node*>&, const write_options&);
+error_code write_avx2(std::unique_ptr<char[]>&, std::size_t&, std::size_t&, const value&,
+                      std::vector<const node*>&, const write_options&);
+error_code write_avx512(std::unique_ptr<char[]>&, std::size_t&, std::size_t&, const value&,
+                        std::vector<const node*>&, const write_options&);
+
+// A quoted string at p (room: 6 * len + 2 + Isa::kBlock bytes). Each block of the string is
+// stored whole, then checked for bytes that need an escape. Reads may run up to kBlock - 1 bytes
+// past the string: every string in the string area is followed by its NUL and the area keeps
+// kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked
+// off. Plain: neither '/' nor non-ASCII is escaped (the default options): the scan skips those.
+template <class Isa, bool Plain>
+__attribute__((always_inline)) inline char* put_string(char* p, const char* s, std::size_t len,
+                                                       escape_extra x) noexcept {
+  static_assert(kStringSlack >= Isa::kBlock);
+  constexpr std::size_t kBlock = Isa::kBlock;
+  using mask = typename Isa::mask;
+  *p++ = '"';
+  std::size_t i = 0;
+  for (;;) {
+    mask m = Isa::template copy_block<Plain>(s + i, p, x);
+    const std::size_t remain = len - i;
+    if (remain < kBlock) m &= (mask{1} << remain) - 1;
+    if (!m) {
+      if (remain <= kBlock) {
+        p += remain;
+        break;
+      }
+      i += kBlock;
+      p += kBlock;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(std::countr_zero(m));
+    i += k;
+    p += k;
+    p = escape(p, s, len, i);
+    if (p == nullptr) return nullptr;
+    if (i == len) break;
+  }
+  *p++ = '"';
+  return p;
+}
+
+template <class Isa, bool Pretty, bool Plain>
+error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                      const value& root, std::vector<const node*>& stack, const write_options& o) {
+  if (cap < 4096) grow_output(buf, cap, 0, 0);
+  char* base = buf.get();
+  char* p = base;
+  char* lim = base + cap - kWriteSlack;
+  // Room for `need` bytes past the slack-free limit.
+  auto ensure = [&](std::size_t need) __attribute__((always_inline)) {
+    if (lim - p < static_cast<std::ptrdiff_t>(need)) [[unlikely]] {
+      const auto used = static_cast<std::size_t>(p - base);
+      base = grow_output(buf, cap, used, need);
+      p = base + used;
+      lim = base + cap - kWriteSlack;
+    }
+  };
+  auto newline = [&](std::size_t depth) __attribute__((always_inline)) {
+    const std::size_t n = depth * o.indent;
+    ensure(n + 1);
+    *p++ = '\n';
+    std::memset(p, ' ', n);
+    p += n;
+  };
+  const escape_extra extra{o.escape_slash, o.escape_unicode};
+  const char* strings = root.string_area();
+  const node* n = root.node_ptr();
+
+  // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
+  error_code err = error_code::ok;
+  auto scalar = [&](const node* x) __attribute__((always_inline))->bool {
+    const std::uint64_t tag = x->tag;
+    switch (static_cast<type>(tag & 0xff)) {
+      case type::string: {
+        const std::size_t len = tag >> 8;
+        ensure(len * 6 + 8);
+        p = put_string<Isa, Plain>(p, strings + x->data, len, extra);
+        if (p == nullptr) [[unlikely]] {
+          err = error_code::invalid_utf8;
+          return false;
+        }
+        return true;
+      }
+      case type::int64:
+        ensure(0);
+        p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
+        return true;
+      case type::uint64:
+        ensure(0);
+        p = detail::write_u64(x->data, p);
+        return true;
+      case type::double_: {
+        ensure(0);
+        double d;
+        std::memcpy(&d, &x->data, sizeof d);
+        if (std::isfinite(d)) [[likely]] {
+          p = detail::write_double(d, p);
+          return true;
+        }
+        switch (o.nonfinite) {
+          case nonfinite_policy::error:
+            err = error_code::nonfinite_number;
+            return false;
+          case nonfinite_policy::null:
+            std::memcpy(p, "null", 4);
+            p += 4;
+            return true;
+          case nonfinite_policy::literal:
+            if (d != d) {
+              std::memcpy(p, "NaN", 3);
+              p += 3;
+            } else if (d > 0) {
+              std::memcpy(p, "Infinity", 8);
+              p += 8;
+            } else {
+              std::memcpy(p, "-Infinity", 9);
+              p += 9;
+            }
+            return true;
+        }
+        return true;
+      }
+      case type::null:
+        ensure(0);
+        std::memcpy(p, "null", 4);
+        p += 4;
+        return true;
+      case type::boolean:
+        ensure(0);
+        if (x->data) {
+          std::memcpy(p, "true", 4);
+          p += 4;
+        } else {
+          std::memcpy(p, "false", 5);
+          p += 5;
+        }
+        return true;
+      default: {  // raw_number
+        const std::size_t len = tag >> 8;
+        ensure(len + 2);
+        std::memcpy(p, strings + x->data, len);
+        p += len;
+        return true;
+      }
+    }
+  };
+  // An object key and its ':'.
+  auto key = [&](const node* k) __attribute__((always_inline))->bool {
+    const std::size_t len = k->tag >> 8;
+    ensure(len * 6 + 8);
+    p = put_string<Isa, Plain>(p, strings + k->data, len, extra);
+    if (p == nullptr) [[unlikely]] {
+      err = error_code::invalid_utf8;
+      return false;
+    }
+    *p++ = ':';
+    if constexpr (Pretty) *p++ = ' ';
+    return true;
+  };
+  auto done = [&]() {
+    size = static_cast<std::size_t>(p - base);
+    return error_code::ok;
+  };
+
+  const auto root_type = static_cast<type>(n->tag & 0xff);
+  if (root_type != type::array && root_type != type::object) {
+    if (!scalar(n)) return err;
+    return done();
+  }
+  // The innermost open container: where it ends and whether keys come next. stack[0, depth)
+  // holds every open container's node.
+  std::size_t depth = 0;
+  const node** stack_base = stack.data();
+  std::size_t stack_cap = stack.size();
+  const node* top_end = nullptr;
+  bool top_obj = false;
+  for (;;) {
+    const std::uint64_t tag = n->tag;
+    const auto t = static_cast<type>(tag & 0xff);
+    if (t == type::array || t == type::object) {
+      ensure(0);
+      const bool obj = t == type::object;
+      *p++ = obj ? '{' : '[';
+      if ((tag >> 8) == 0) {
+        *p++ = obj ? '}' : ']';
+        if (depth == 0) return done();  // an empty root
+        ++n;
+      } else {
+        if (depth == stack_cap) [[unlikely]] {
+          stack_base = grow_stack(stack, depth);
+          stack_cap = stack.size();
+        }
+        stack_base[depth++] = n;
+        top_end = n + n->data;
+        top_obj = obj;
+        ++n;
+        if constexpr (Pretty) newline(depth);
+        if (obj) {
+          if (!key(n)) return err;
+          ++n;
+        }
+        continue;
+      }
+    } else {
+      if (!scalar(n)) return err;
+      ++n;
+    }
+    // After a value: close finished containers, then start the next element.
+    while (n == top_end) {
+      --depth;
+      if constexpr (Pretty) newline(depth);
+      ensure(0);
+      *p++ = top_obj ? '}' : ']';
+      if (depth == 0) return done();
+      const node* c = stack_base[depth - 1];
+      top_end = c + c->data;
+      top_obj = static_cast<type>(c->tag & 0xff) == type::object;
+    }
+    *p++ = ',';
+    if constexpr (Pretty) newline(depth);
+    if (top_obj) {
+      if (!key(n)) return err;
+      ++n;
+    }
+  }
+}
+
+// The four option combinations of one kernel set.
+template <class Isa>
+error_code write_document(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                          const value& root, std::vector<const node*>& stack,
+                          const write_options& o) {
+  const bool plain = !o.escape_slash && !o.escape_unicode;
+  if (o.pretty)
+    return plain ? write_tree<Isa, true, true>(buf, cap, size, root, stack, o)
+                 : write_tree<Isa, true, false>(buf, cap, size, root, stack, o);
+  return plain ? write_tree<Isa, false, true>(buf, cap, size, root, stack, o)
+               : write_tree<Isa, false, false>(buf, cap, size, root, stack, o);
+}
+
+}  // namespace keel::json::detail
