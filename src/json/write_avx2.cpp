@@ -1,11 +1,12 @@
-// The writer kernel instantiated for the avx2 instruction set (flags: src/json/CMakeLists.txt).
+// The writer's scan of long strings with the avx2 kernel set's blocks (flags:
+// src/json/CMakeLists.txt); the rest of the writer is compiled once (writer.cpp).
 #include "json/write_kernels.h"
 
 namespace keel::json::detail {
 
-error_code write_avx2(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                      const value& root, std::vector<const node*>& stack, const write_options& o) {
-  return write_document<wisa_avx2>(buf, cap, size, root, stack, o);
+char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) noexcept {
+  if (!x.slash && !x.unicode) return scan_string<wisa_avx2, true>(p, s, len, x);
+  return scan_string<wisa_avx2, false>(p, s, len, x);
 }
 
 }  // namespace keel::json::detail

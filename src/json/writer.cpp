@@ -1,5 +1,6 @@
-// keel::json::writer: picks the kernel set (write_kernels.h, one instantiation per instruction
-// set) and keeps the output buffer; the out-of-line helpers the kernels share.
+// keel::json::writer: picks the kernel set (write_kernels.h: the writer loop instantiated here
+// once per kernel set, with baseline flags) and keeps the output buffer; the out-of-line helpers
+// the kernels share.
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -86,11 +87,13 @@ result<std::string_view> writer::write(const value& v) noexcept {
   try {
     const isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
     if (!isa_supported(which)) return error_code::isa_unavailable;
-    const detail::write_fn fn = which == isa::avx512 ? detail::write_avx512
-                                : which == isa::avx2 ? detail::write_avx2
-                                                     : detail::write_scalar;
     std::size_t size = 0;
-    const error_code e = fn(buf_, capacity_, size, v, stack_, options_);
+    const error_code e = which == isa::avx512 ? detail::write_document<detail::scan_long_avx512>(
+                                                    buf_, capacity_, size, v, stack_, options_)
+                         : which == isa::avx2 ? detail::write_document<detail::scan_long_avx2>(
+                                                    buf_, capacity_, size, v, stack_, options_)
+                                              : detail::write_document<nullptr>(
+                                                    buf_, capacity_, size, v, stack_, options_);
     if (e != error_code::ok) return e;
     return std::string_view(buf_.get(), size);
   } catch (const std::bad_alloc&) {
