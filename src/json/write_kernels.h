@@ -85,11 +85,18 @@ template <long_scan Long, bool Plain>
 __attribute__((always_inline)) inline char* put_string(char* p, const char* s, std::size_t len,
                                                        escape_extra x) noexcept {
   *p++ = '"';
-  if (Long == nullptr || len <= kShortString)
-    p = scan_string<wisa_sse2, Plain>(p, s, len, x);
-  else
-    p = Long(p, s, len, x);
-  if (p == nullptr) return nullptr;
+  // The first 16-byte block decides alone for short strings without escapes.
+  auto m = wisa_sse2::copy_block<Plain>(s, p, x);
+  if (len < wisa_sse2::kBlock) m &= (1u << len) - 1;
+  if (m == 0 && len <= wisa_sse2::kBlock) {
+    p += len;
+  } else {
+    if (Long == nullptr || len <= kShortString)
+      p = scan_string<wisa_sse2, Plain>(p, s, len, x);
+    else
+      p = Long(p, s, len, x);
+    if (p == nullptr) return nullptr;
+  }
   *p++ = '"';
   return p;
 }
