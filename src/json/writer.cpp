@@ -87,6 +87,7 @@ result<std::string_view> writer::write(const value& v) noexcept {
   try {
     const isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
     if (!isa_supported(which)) return error_code::isa_unavailable;
+    last_isa_ = which;
     std::size_t size = 0;
     const error_code e = which == isa::avx512 ? detail::write_document<detail::scan_long_avx512>(
                                                     buf_, capacity_, size, v, stack_, options_)
