@@ -45,6 +45,14 @@ using long_scan = char* (*)(char* p, const char* s, std::size_t len, escape_extr
 char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
 char* scan_long_avx512(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
 
+// A literal's text (without its NUL) at p.
+template <std::size_t N>
+__attribute__((always_inline)) inline char* put_text(char* p, const char (&text)[N]) noexcept {
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+
 // A quoted string at p (room: 6 * len + 2 + Isa::kBlock bytes). Each block of the string is
 // stored whole, then checked for bytes that need an escape. Reads may run up to kBlock - 1 bytes
 // past the string: every string in the string area is followed by its NUL and the area keeps
@@ -164,19 +172,15 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
             err = error_code::nonfinite_number;
             return false;
           case nonfinite_policy::null:
-            std::memcpy(p, "null", 4);
-            p += 4;
+            p = put_text(p, "null");
             return true;
           case nonfinite_policy::literal:
             if (d != d) {
-              std::memcpy(p, "NaN", 3);
-              p += 3;
+              p = put_text(p, "NaN");
             } else if (d > 0) {
-              std::memcpy(p, "Infinity", 8);
-              p += 8;
+              p = put_text(p, "Infinity");
             } else {
-              std::memcpy(p, "-Infinity", 9);
-              p += 9;
+              p = put_text(p, "-Infinity");
             }
             return true;
         }
@@ -184,17 +188,14 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       }
       case type::null:
         ensure(0);
-        std::memcpy(p, "null", 4);
-        p += 4;
+        p = put_text(p, "null");
         return true;
       case type::boolean:
         ensure(0);
         if (x->data) {
-          std::memcpy(p, "true", 4);
-          p += 4;
+          p = put_text(p, "true");
         } else {
-          std::memcpy(p, "false", 5);
-          p += 5;
+          p = put_text(p, "false");
         }
         return true;
       default: {  // raw_number

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "json/utf8.h"
 #include "json/write_kernels.h"
@@ -46,14 +47,10 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
     struct table {
       char c[128] = {};
     } t;
-    t.c['"'] = '"';
-    t.c['\\'] = '\\';
-    t.c['/'] = '/';
-    t.c['\b'] = 'b';
-    t.c['\f'] = 'f';
-    t.c['\n'] = 'n';
-    t.c['\r'] = 'r';
-    t.c['\t'] = 't';
+    for (const auto& [from, to] :
+         {std::pair{'"', '"'}, std::pair{'\\', '\\'}, std::pair{'/', '/'}, std::pair{'\b', 'b'},
+          std::pair{'\f', 'f'}, std::pair{'\n', 'n'}, std::pair{'\r', 'r'}, std::pair{'\t', 't'}})
+      t.c[static_cast<unsigned char>(from)] = to;
     return t;
   }();
   const auto c = static_cast<unsigned char>(s[i]);
