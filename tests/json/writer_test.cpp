@@ -320,6 +320,13 @@ TEST(Writer, IntegersEveryLength) {
       is.push_back(-v);
     }
   }
+  // Nine digits have their own fixed-point path (verified exhaustively once; sampled here).
+  for (int i = 0; i < 50000; ++i)
+    is.push_back(100000000 + static_cast<std::int64_t>(rng() % 900000000));
+  for (std::int64_t v = 100000000; v < 1000000000; v += 99999989) {
+    is.push_back(v);
+    is.push_back(v + 99999999 - v % 100000000);
+  }
   std::vector<std::uint64_t> us = {std::numeric_limits<std::uint64_t>::max(),
                                    10000000000000000000ULL, 9999999999999999999ULL + 1};
   for (int i = 0; i < 200; ++i) us.push_back((rng() | (1ULL << 63)));
