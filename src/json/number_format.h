@@ -147,7 +147,7 @@ inline char* write9(std::uint32_t x, char* out) noexcept {
   *out = static_cast<char>('0' + (f >> 57));
   for (int i = 0; i < 4; ++i) {
     f = (f & kFraction) * 100;
-    std::memcpy(out + 1 + 2 * i, kDigitPairs + 2 * (f >> 57), 2);
+    std::memcpy(out + 1 + 2 * static_cast<std::ptrdiff_t>(i), kDigitPairs + 2 * (f >> 57), 2);
   }
   return out + 9;
 }
