@@ -80,4 +80,18 @@ TEST(EnvIsa, SelectsKernels) {
   EXPECT_EQ(p.last_isa(), expect);
 }
 
+TEST(EnvIsa, SelectsWriterKernels) {
+  const char* env = std::getenv("KEEL_JSON_ISA");
+  if (!env) GTEST_SKIP() << "run by ctest with KEEL_JSON_ISA set";
+  const std::string want = env;
+  const isa expect = want == "scalar" ? isa::scalar : want == "avx2" ? isa::avx2 : isa::avx512;
+  if (!isa_supported(expect)) GTEST_SKIP();
+  parser p;
+  auto r = p.parse(R"({"a":"a long string value, longer than thirty-two bytes","b":[1.5]})");
+  ASSERT_TRUE(r.ok());
+  writer w;
+  EXPECT_EQ(*w.write(*r), R"({"a":"a long string value, longer than thirty-two bytes","b":[1.5]})");
+  EXPECT_EQ(w.last_isa(), expect);
+}
+
 }  // namespace

@@ -1,13 +1,19 @@
 // Writer: minified and pretty output, number formatting, escaping options, NaN/Infinity policy.
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
+
+#include <dragonbox/dragonbox.h>
 
 #include "keel/json.h"
+#include "test_util.h"
 
 namespace {
 
@@ -161,6 +167,337 @@ TEST(Writer, SubtreeAndReuse) {
   EXPECT_EQ(*wr.write(d->root()), R"({"a":{"b":[1,2]},"c":3})");
   EXPECT_EQ(wr.write(d->root())->data(), first);  // the buffer is reused
   EXPECT_EQ(wr.write(value()).code(), error_code::not_found);
+}
+
+// Reference formatting of a double, independent of the writer's code: Dragonbox's shortest digits
+// (its default policies, trailing zeros removed) placed by the rules in docs/json.md.
+std::string reference_double(double d) {
+  if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";
+  const auto r = jkj::dragonbox::to_decimal(d);
+  const std::string digits = std::to_string(r.significand);
+  const int k = static_cast<int>(digits.size());
+  const int point = k + r.exponent;
+  std::string out = r.is_negative ? "-" : "";
+  if (point > 0 && point <= 21) {
+    if (point >= k) {
+      out += digits;
+      out.append(static_cast<std::size_t>(point - k), '0');
+      out += ".0";
+    } else {
+      out += digits.substr(0, static_cast<std::size_t>(point));
+      out += '.';
+      out += digits.substr(static_cast<std::size_t>(point));
+    }
+  } else if (point <= 0 && point > -6) {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-point), '0');
+    out += digits;
+  } else {
+    out += digits.substr(0, 1);
+    if (k > 1) {
+      out += '.';
+      out += digits.substr(1);
+    }
+    out += 'e';
+    out += std::to_string(point - 1);
+  }
+  return out;
+}
+
+// Writes the doubles as one array with the given kernel set and compares every element with the
+// reference text.
+void expect_doubles_match(const std::vector<double>& ds, isa which) {
+  std::string text = "[";
+  for (double d : ds) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", d);
+    text += buf;
+    if (!std::strpbrk(buf, ".en")) text += ".0";
+    text += ',';
+  }
+  text.back() = ']';
+  auto doc = parse(text);
+  ASSERT_TRUE(doc.ok()) << doc.err().to_string();
+  writer wr({.isa = which});
+  auto out = wr.write(doc->root());
+  ASSERT_TRUE(out.ok());
+  std::string expect = "[";
+  for (double d : ds) expect += reference_double(d) + ",";
+  expect.back() = ']';
+  if (*out == expect) return;
+  // Find the first differing element for the message.
+  std::size_t a = 1, b = 1;
+  for (double d : ds) {
+    const std::size_t ea = out->find_first_of(",]", a),
+                      eb = expect.find(',', b) == std::string::npos ? expect.size() - 1
+                                                                    : expect.find(',', b);
+    ASSERT_EQ(out->substr(a, ea - a), expect.substr(b, eb - b)) << "double " << d;
+    a = ea + 1;
+    b = eb + 1;
+  }
+}
+
+std::vector<isa> supported_isas() {
+  std::vector<isa> v;
+  for (isa i : {isa::scalar, isa::avx2, isa::avx512})
+    if (isa_supported(i)) v.push_back(i);
+  return v;
+}
+
+// The writer's digit generation (digit registers, trailing zeros dropped from the register)
+// gives exactly Dragonbox's shortest output, on random bit patterns, data-like decimals and
+// edge values.
+TEST(Writer, DoublesEqualDragonboxReference) {
+  std::mt19937_64 rng(2026);
+  std::vector<double> ds = {1.0,
+                            0.1,
+                            1e21,
+                            1e22,
+                            1e-7,
+                            1e-6,
+                            5e-324,
+                            1e16,
+                            1e17,
+                            1e23,
+                            123.0,
+                            1e300,
+                            2e-308,
+                            -0.0,
+                            0.5,
+                            9007199254740993.0,
+                            std::numeric_limits<double>::max(),
+                            std::numeric_limits<double>::min(),
+                            std::numeric_limits<double>::denorm_min()};
+  for (int e = -325; e <= 308; ++e) ds.push_back(std::pow(10.0, e));
+  for (int i = 0; i < 60000; ++i) {
+    double d;
+    do {
+      const std::uint64_t bits = rng();
+      std::memcpy(&d, &bits, sizeof d);
+    } while (!std::isfinite(d));
+    ds.push_back(d);
+  }
+  for (int i = 0; i < 60000; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 17);
+    const int exp10 = static_cast<int>(rng() % 40) - 12;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*e", digits - 1,
+                  std::ldexp(static_cast<double>(rng() >> 11), -53) * std::pow(10.0, exp10));
+    ds.push_back((rng() & 1) ? -std::strtod(text, nullptr) : std::strtod(text, nullptr));
+  }
+  for (std::uint64_t v = 1; v < 100000000000000000ULL; v *= 10) {  // integral doubles
+    ds.push_back(static_cast<double>(v));
+    ds.push_back(static_cast<double>(v * 7 + 3));
+  }
+  for (isa which : supported_isas()) {
+    expect_doubles_match(ds, which);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Integers of every length (and at every power-of-ten boundary) against std::to_chars.
+TEST(Writer, IntegersEveryLength) {
+  std::mt19937_64 rng(99);
+  std::vector<std::int64_t> is = {0,
+                                  1,
+                                  -1,
+                                  9,
+                                  10,
+                                  99,
+                                  100,
+                                  std::numeric_limits<std::int64_t>::max(),
+                                  std::numeric_limits<std::int64_t>::min()};
+  std::int64_t p = 1;
+  for (int k = 1; k <= 18; ++k) {
+    p *= 10;
+    for (std::int64_t v : {p - 1, p, p + 1}) {
+      is.push_back(v);
+      is.push_back(-v);
+    }
+    for (int i = 0; i < 200; ++i) {
+      const auto v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(p));
+      is.push_back(v);
+      is.push_back(-v);
+    }
+  }
+  // Nine digits have their own fixed-point path (verified exhaustively once; sampled here).
+  for (int i = 0; i < 50000; ++i)
+    is.push_back(100000000 + static_cast<std::int64_t>(rng() % 900000000));
+  for (std::int64_t v = 100000000; v < 1000000000; v += 99999989) {
+    is.push_back(v);
+    is.push_back(v + 99999999 - v % 100000000);
+  }
+  std::vector<std::uint64_t> us = {std::numeric_limits<std::uint64_t>::max(),
+                                   10000000000000000000ULL, 9999999999999999999ULL + 1};
+  for (int i = 0; i < 200; ++i) us.push_back((rng() | (1ULL << 63)));
+  std::string text = "[", expect = "[";
+  auto add = [&](auto v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    text.append(buf, r.ptr);
+    text += ',';
+    expect.append(buf, r.ptr);
+    expect += ',';
+  };
+  for (auto v : is) add(v);
+  for (auto v : us) add(v);
+  text.back() = ']';
+  expect.back() = ']';
+  auto doc = parse(text);
+  ASSERT_TRUE(doc.ok());
+  for (isa which : supported_isas()) {
+    writer wr({.isa = which});
+    EXPECT_EQ(*wr.write(doc->root()), expect) << isa_name(which);
+  }
+}
+
+// JSON string text of s (its bytes valid UTF-8), independent of the writer: the required
+// escapes, plus '/' and non-ASCII (\uXXXX, surrogate pairs) when asked.
+std::string reference_escape(std::string_view s, bool slash, bool unicode) {
+  std::string out = "\"";
+  char buf[16];
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '/':
+        out += slash ? "\\/" : "/";
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else if (c < 0x80 || !unicode) {
+      out += static_cast<char>(c);
+    } else {
+      const int n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+      std::uint32_t cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+      for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
+      i += static_cast<std::size_t>(n - 1);
+      if (cp >= 0x10000) {
+        std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+                      0xdc00 + ((cp - 0x10000) & 0x3ff));
+      } else {
+        std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+      }
+      out += buf;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+// {"<s>":["<s>"]}: the string as a key and as a value.
+std::string wrap(const std::string& quoted) {
+  std::string t = "{";
+  t += quoted;
+  t += ":[";
+  t += quoted;
+  t += "]}";
+  return t;
+}
+
+class WriterIsa : public ::testing::TestWithParam<isa> {
+ protected:
+  void SetUp() override {
+    if (!isa_supported(GetParam())) GTEST_SKIP() << "CPU lacks " << isa_name(GetParam());
+  }
+};
+
+// Strings of every length up to 200 bytes (short, one block, several 16/32/64-byte blocks) with
+// each kind of character needing attention at every position, as values and as keys, under every
+// escaping option: the text equals the reference escaping.
+TEST_P(WriterIsa, StringsEveryLengthAndPosition) {
+  const std::vector<std::string> specials = {
+      "\"",  "\\", "\n", "\x01", "\x1f", "/", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+      "\x7f"};
+  for (int opt = 0; opt < 3; ++opt) {
+    const bool slash = opt >= 1, unicode = opt == 2;
+    writer wr({.escape_unicode = unicode, .escape_slash = slash, .isa = GetParam()});
+    for (std::size_t len = 0; len <= 200; ++len) {
+      for (std::size_t pos = 0; pos <= len; pos += (len < 70 ? 1 : 7)) {
+        for (const std::string& sp : specials) {
+          std::string s(len, 'a');
+          for (std::size_t i = 0; i < len; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
+          s.insert(pos, sp);
+          const std::string plain = reference_escape(s, false, false);
+          auto doc = parse(wrap(plain));
+          ASSERT_TRUE(doc.ok()) << plain;
+          const std::string want = reference_escape(s, slash, unicode);
+          auto out = wr.write(doc->root());
+          ASSERT_TRUE(out.ok());
+          ASSERT_EQ(*out, wrap(want)) << "len " << len << " pos " << pos << " option " << opt;
+        }
+        if (len == 0) break;
+      }
+    }
+  }
+}
+
+// The corpus files and a deep nesting written identically by every kernel set, minified and
+// pretty, and read back to an equal document.
+TEST_P(WriterIsa, CorpusSameOnEveryKernelSet) {
+  for (const char* f : {"twitter.json", "canada.json", "citm_catalog.json", "gsoc-2018.json"}) {
+    const std::string text = test::slurp(test::corpus() / "json" / f);
+    if (text.empty()) GTEST_SKIP() << "corpus missing";
+    auto doc = parse(text);
+    ASSERT_TRUE(doc.ok()) << f;
+    for (bool pretty : {false, true}) {
+      writer ref({.pretty = pretty, .isa = isa::scalar});
+      writer wr({.pretty = pretty, .isa = GetParam()});
+      auto a = ref.write(doc->root());
+      auto b = wr.write(doc->root());
+      ASSERT_TRUE(a.ok() && b.ok()) << f;
+      EXPECT_EQ(*a, *b) << f;
+      EXPECT_EQ(wr.last_isa(), GetParam());
+      auto back = parse(*b);
+      ASSERT_TRUE(back.ok()) << f;
+      EXPECT_TRUE(back->root() == doc->root()) << f;
+    }
+  }
+  std::string deep(3000, '[');
+  deep += std::string(3000, ']');
+  auto d = parse(deep, {.max_depth = 4000});
+  ASSERT_TRUE(d.ok());
+  writer wr({.isa = GetParam()});
+  EXPECT_EQ(*wr.write(d->root()), deep);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, WriterIsa, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+                         test::isa_test_name);
+
+TEST(Writer, UnavailableIsa) {
+  auto d = parse("[1]");
+  ASSERT_TRUE(d.ok());
+  for (isa which : {isa::avx2, isa::avx512}) {
+    writer wr({.isa = which});
+    if (isa_supported(which))
+      EXPECT_EQ(*wr.write(d->root()), "[1]");
+    else
+      EXPECT_EQ(wr.write(d->root()).code(), error_code::isa_unavailable);
+  }
 }
 
 }  // namespace

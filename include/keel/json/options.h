@@ -36,6 +36,9 @@ struct write_options {
   bool escape_unicode = false;  // non-ASCII as \uXXXX (surrogate pairs above U+FFFF)
   bool escape_slash = false;    // '/' as "\/"
   nonfinite_policy nonfinite = nonfinite_policy::error;
+  // Kernel set of the writer's string scan (as parse_options::isa; isa_unavailable if the CPU
+  // lacks it). The `scalar` set uses 16-byte SSE2 blocks, part of every x86-64 CPU.
+  json::isa isa = json::isa::automatic;
 };
 
 }  // namespace keel::json

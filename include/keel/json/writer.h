@@ -21,11 +21,15 @@ class writer {
   explicit writer(const write_options& options = {}) : options_(options) {}
   write_options& options() noexcept { return options_; }
   result<std::string_view> write(const value& v) noexcept;
+  // The kernel set the last write used (write_options::isa, else KEEL_JSON_ISA, else the best
+  // the CPU supports); automatic before the first write.
+  json::isa last_isa() const noexcept { return last_isa_; }
 
  private:
   write_options options_;
   std::unique_ptr<char[]> buf_;
   std::size_t capacity_ = 0;
+  json::isa last_isa_ = json::isa::automatic;
   std::vector<const detail::node*> stack_;  // open containers
 };
 

@@ -1,0 +1,304 @@
+// The writer's kernel: one loop over the node array in document order, with an explicit stack
+// of open containers. The string scan is written once over a block type (write_isa.h) and
+// instantiated per instruction set: 16-byte SSE2 blocks inline here, 32- and 64-byte blocks for
+// long strings in write_avx2.cpp / write_avx512.cpp. The output cursor and the innermost
+// container live in locals (registers); the buffer keeps kWriteSlack spare bytes past its limit,
+// so only strings (and pretty indentation) need a size-dependent room check, everything else one
+// compare per value.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "json/number_format.h"
+#include "json/parse_state.h"
+#include "json/write_isa.h"
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+
+namespace keel::json::detail {
+
+// Room that is always there past `lim`: the longest fixed-size write (a number's whole-register
+// stores: 64 bytes, a string block: 64 bytes) plus separators, with margin.
+inline constexpr std::ptrdiff_t kWriteSlack = 160;
+
+// Grows the buffer to hold `used` bytes plus `need` more plus the slack; returns the new base
+// (writer.cpp). Out of line and without the cursor, so the cursor stays in a register.
+char* grow_output(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t used,
+                  std::size_t need);
+// Escapes the character at s[i] at p (advancing i past it); nullptr on invalid UTF-8 (only
+// reachable with escape_unicode). Rare: out of line (writer.cpp).
+char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept;
+
+// Makes room for one more open container: stack.size() > depth afterwards; returns stack.data().
+const node** grow_stack(std::vector<const node*>& stack, std::size_t depth);
+
+// The wide kernel sets' scans for strings longer than kShortString (write_avx2.cpp,
+// write_avx512.cpp, compiled with their instruction-set flags): the quoted string's body at p.
+using long_scan = char* (*)(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+char* scan_long_avx512(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+
+// A literal's text (without its NUL) at p.
+template <std::size_t N>
+__attribute__((always_inline)) inline char* put_text(char* p, const char (&text)[N]) noexcept {
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+
+// A quoted string at p (room: 6 * len + 2 + Isa::kBlock bytes). Each block of the string is
+// stored whole, then checked for bytes that need an escape. Reads may run up to kBlock - 1 bytes
+// past the string: every string in the string area is followed by its NUL and the area keeps
+// kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked
+// off. Plain: neither '/' nor non-ASCII is escaped (the default options): the scan skips those.
+template <class Isa, bool Plain>
+__attribute__((always_inline)) inline char* scan_string(char* p, const char* s, std::size_t len,
+                                                        escape_extra x) noexcept {
+  static_assert(kStringSlack >= Isa::kBlock);
+  constexpr std::size_t kBlock = Isa::kBlock;
+  using mask = typename Isa::mask;
+  std::size_t i = 0;
+  for (;;) {
+    mask m = Isa::template copy_block<Plain>(s + i, p, x);
+    const std::size_t remain = len - i;
+    if (remain < kBlock) m &= (mask{1} << remain) - 1;
+    if (!m) {
+      if (remain <= kBlock) return p + remain;
+      i += kBlock;
+      p += kBlock;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(std::countr_zero(m));
+    i += k;
+    p += k;
+    p = escape(p, s, len, i);
+    if (p == nullptr || i == len) return p;
+  }
+}
+
+// Strings up to kShortString bytes (most keys and many values) go through 16-byte blocks, which
+// measured faster for them than wide blocks; longer ones through the kernel set's scan (Long,
+// out of line; nullptr: 16-byte blocks throughout). The loop around them is compiled once with
+// x86-64's baseline flags: built with -mavx2 it measured 8 % slower on citm_catalog.json.
+inline constexpr std::size_t kShortString = 32;
+
+template <long_scan Long, bool Plain>
+__attribute__((always_inline)) inline char* put_string(char* p, const char* s, std::size_t len,
+                                                       escape_extra x) noexcept {
+  *p++ = '"';
+  // The first 16-byte block decides alone for short strings without escapes.
+  auto m = wisa_sse2::copy_block<Plain>(s, p, x);
+  if (len < wisa_sse2::kBlock) m &= (1u << len) - 1;
+  if (m == 0 && len <= wisa_sse2::kBlock) {
+    p += len;
+  } else {
+    if (Long == nullptr || len <= kShortString)
+      p = scan_string<wisa_sse2, Plain>(p, s, len, x);
+    else
+      p = Long(p, s, len, x);
+    if (p == nullptr) return nullptr;
+  }
+  *p++ = '"';
+  return p;
+}
+
+template <long_scan Long, bool Pretty, bool Plain>
+error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                      const value& root, std::vector<const node*>& stack, const write_options& o) {
+  if (cap < 4096) grow_output(buf, cap, 0, 0);
+  char* base = buf.get();
+  char* p = base;
+  char* lim = base + cap - kWriteSlack;
+  // Room for `need` bytes past the slack-free limit.
+  auto ensure = [&](std::size_t need) __attribute__((always_inline)) {
+    if (lim - p < static_cast<std::ptrdiff_t>(need)) [[unlikely]] {
+      const auto used = static_cast<std::size_t>(p - base);
+      base = grow_output(buf, cap, used, need);
+      p = base + used;
+      lim = base + cap - kWriteSlack;
+    }
+  };
+  auto newline = [&](std::size_t depth) __attribute__((always_inline)) {
+    const std::size_t n = depth * o.indent;
+    ensure(n + 1);
+    *p++ = '\n';
+    std::memset(p, ' ', n);
+    p += n;
+  };
+  const escape_extra extra{o.escape_slash, o.escape_unicode};
+  const char* strings = root.string_area();
+  const node* n = root.node_ptr();
+
+  // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
+  error_code err = error_code::ok;
+  auto scalar = [&](const node* x) __attribute__((always_inline))->bool {
+    const std::uint64_t tag = x->tag;
+    switch (static_cast<type>(tag & 0xff)) {
+      case type::string: {
+        const std::size_t len = tag >> 8;
+        ensure(len * 6 + 8);
+        p = put_string<Long, Plain>(p, strings + x->data, len, extra);
+        if (p == nullptr) [[unlikely]] {
+          err = error_code::invalid_utf8;
+          return false;
+        }
+        return true;
+      }
+      case type::int64:
+        ensure(0);
+        p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
+        return true;
+      case type::uint64:
+        ensure(0);
+        p = detail::write_u64(x->data, p);
+        return true;
+      case type::double_: {
+        ensure(0);
+        double d;
+        std::memcpy(&d, &x->data, sizeof d);
+        if (std::isfinite(d)) [[likely]] {
+          p = detail::write_double(d, p);
+          return true;
+        }
+        switch (o.nonfinite) {
+          case nonfinite_policy::error:
+            err = error_code::nonfinite_number;
+            return false;
+          case nonfinite_policy::null:
+            p = put_text(p, "null");
+            return true;
+          case nonfinite_policy::literal:
+            if (d != d) {
+              p = put_text(p, "NaN");
+            } else if (d > 0) {
+              p = put_text(p, "Infinity");
+            } else {
+              p = put_text(p, "-Infinity");
+            }
+            return true;
+        }
+        return true;
+      }
+      case type::null:
+        ensure(0);
+        p = put_text(p, "null");
+        return true;
+      case type::boolean:
+        ensure(0);
+        if (x->data) {
+          p = put_text(p, "true");
+        } else {
+          p = put_text(p, "false");
+        }
+        return true;
+      default: {  // raw_number
+        const std::size_t len = tag >> 8;
+        ensure(len + 2);
+        std::memcpy(p, strings + x->data, len);
+        p += len;
+        return true;
+      }
+    }
+  };
+  // An object key and its ':'.
+  auto key = [&](const node* k) __attribute__((always_inline))->bool {
+    const std::size_t len = k->tag >> 8;
+    ensure(len * 6 + 8);
+    p = put_string<Long, Plain>(p, strings + k->data, len, extra);
+    if (p == nullptr) [[unlikely]] {
+      err = error_code::invalid_utf8;
+      return false;
+    }
+    *p++ = ':';
+    if constexpr (Pretty) *p++ = ' ';
+    return true;
+  };
+  auto done = [&]() {
+    size = static_cast<std::size_t>(p - base);
+    return error_code::ok;
+  };
+
+  const auto root_type = static_cast<type>(n->tag & 0xff);
+  if (root_type != type::array && root_type != type::object) {
+    if (!scalar(n)) return err;
+    return done();
+  }
+  // The innermost open container: where it ends and whether keys come next. stack[0, depth)
+  // holds every open container's node.
+  std::size_t depth = 0;
+  const node** stack_base = stack.data();
+  std::size_t stack_cap = stack.size();
+  const node* top_end = nullptr;
+  bool top_obj = false;
+  for (;;) {
+    const std::uint64_t tag = n->tag;
+    const auto t = static_cast<type>(tag & 0xff);
+    if (t == type::array || t == type::object) {
+      ensure(0);
+      const bool obj = t == type::object;
+      *p++ = obj ? '{' : '[';
+      if ((tag >> 8) == 0) {
+        *p++ = obj ? '}' : ']';
+        if (depth == 0) return done();  // an empty root
+        ++n;
+      } else {
+        if (depth == stack_cap) [[unlikely]] {
+          stack_base = grow_stack(stack, depth);
+          stack_cap = stack.size();
+        }
+        stack_base[depth++] = n;
+        top_end = n + n->data;
+        top_obj = obj;
+        ++n;
+        if constexpr (Pretty) newline(depth);
+        if (obj) {
+          if (!key(n)) return err;
+          ++n;
+        }
+        continue;
+      }
+    } else {
+      if (!scalar(n)) return err;
+      ++n;
+    }
+    // After a value: close finished containers, then start the next element.
+    while (n == top_end) {
+      --depth;
+      if constexpr (Pretty) newline(depth);
+      ensure(0);
+      *p++ = top_obj ? '}' : ']';
+      if (depth == 0) return done();
+      const node* c = stack_base[depth - 1];
+      top_end = c + c->data;
+      top_obj = static_cast<type>(c->tag & 0xff) == type::object;
+    }
+    *p++ = ',';
+    if constexpr (Pretty) newline(depth);
+    if (top_obj) {
+      if (!key(n)) return err;
+      ++n;
+    }
+  }
+}
+
+// The four option combinations of one kernel set.
+template <long_scan Long>
+error_code write_document(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
+                          const value& root, std::vector<const node*>& stack,
+                          const write_options& o) {
+  const bool plain = !o.escape_slash && !o.escape_unicode;
+  if (o.pretty)
+    return plain ? write_tree<Long, true, true>(buf, cap, size, root, stack, o)
+                 : write_tree<Long, true, false>(buf, cap, size, root, stack, o);
+  return plain ? write_tree<Long, false, true>(buf, cap, size, root, stack, o)
+               : write_tree<Long, false, false>(buf, cap, size, root, stack, o);
+}
+
+}  // namespace keel::json::detail
