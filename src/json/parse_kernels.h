@@ -79,7 +79,7 @@ struct stage1 {
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
-  bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
+  KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
              std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
@@ -168,7 +168,14 @@ struct stage1 {
   }
 
   // Fills st.idx / st.n_idx. Stage-1 errors stop the scan and drop the indices at or after them.
-  void run(parse_state& st) noexcept {
+  // The scan state is a local whose address is never taken, so it stays in registers (the
+  // index stores could alias it otherwise: vector types may alias anything).
+  static void run(parse_state& st) noexcept {
+    stage1 s1;
+    s1.scan(st);
+  }
+
+  KEEL_JSON_INLINE void scan(parse_state& st) noexcept {
     std::uint32_t* out = st.idx;
     const std::size_t full = st.len & ~std::size_t{63};
     bool ok = true;
@@ -365,6 +372,7 @@ struct stage2 {
     if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
       const std::size_t tl = len - off;
       std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
+      if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
       std::memcpy(tmp, buf + off, tl);
       std::memset(tmp + tl, ' ', 64);
       return scalar_at(tmp, off, tl);
@@ -583,6 +591,7 @@ struct stage2 {
     // Nesting is bounded by the input too: each level needs an opening byte.
     const std::size_t stack_cap = (max_depth < n ? max_depth : n) + 1;
     std::uint64_t* const stack = st.stack(2 * stack_cap);
+    if (stack == nullptr) return fail(error_code::out_of_memory, 0);
     std::size_t depth = 0;
     std::size_t i = 0;
     std::uint64_t cur_start = 0, cur_count = 0;
@@ -704,10 +713,14 @@ struct stage2 {
 // Both stages; the result (or error) is left in st.
 template <class I>
 void parse_document(parse_state& st) noexcept {
-  stage1<I> s1;
-  s1.run(st);
+  stage1<I>::run(st);
   node* nodes = st.nodes(st.n_idx + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
+  if (nodes == nullptr || strings == nullptr) {
+    st.code = error_code::out_of_memory;
+    st.offset = 0;
+    return;
+  }
   stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, nodes, nodes, strings, strings};
   const bool ok = s2.run();
   if (st.s1_error != error_code::ok) {
