@@ -80,7 +80,7 @@ struct stage1 {
 
   // Returns false (and sets st.s1_*) on the first error in this block.
   KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-             std::uint32_t*& out) noexcept {
+                              std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -229,10 +229,6 @@ inline constexpr token_table kTokenChar{};
 
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
-inline constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 inline std::int32_t hex4(const std::uint8_t* p) noexcept {
   std::int32_t v = 0;
   for (int k = 0; k < 4; ++k) {
@@ -276,6 +272,14 @@ struct stage2 {
     const std::uint8_t* const buf_end = buf + len;
     std::uint8_t* const start = sout;
     std::uint8_t* dst = sout;
+    // Most strings (keys above all) are short: one small copy and no loop.
+    if (const auto remain = static_cast<std::size_t>(end - src);
+        remain <= I::kShort && src + I::kShort <= buf_end) [[likely]] {
+      if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
+        dst += remain;
+        goto copied;
+      }
+    }
     for (;;) {
       if (src + I::kChunk <= buf_end) {
         std::uint64_t m = I::copy_chunk(src, dst);
@@ -301,6 +305,7 @@ struct stage2 {
       if (!escape(src, end, dst)) return false;
       if (src == end) break;
     }
+  copied:
     const std::size_t length = static_cast<std::size_t>(dst - start);
     *dst++ = 0;
     out->tag = tag_of(type::string, length);
@@ -558,13 +563,9 @@ struct stage2 {
     } else if (int_digits + frac_digits <= 19) {
       // m holds every digit exactly: value = m * 10^e10.
       const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
-      if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
-        // Both m and the power of ten are exact doubles: one correctly rounded operation.
-        double d = static_cast<double>(m);
-        d = e10 < 0 ? d / kPow10[-e10] : d * kPow10[e10];
-        return put_double(neg ? -d : d);
-      }
-      // Eisel-Lemire (fast_float's compute_float); power2 < 0 means it could not decide.
+      // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
+      // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
+      // power2 < 0 means it could not decide.
       const fast_float::adjusted_mantissa am =
           fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
       if (am.power2 >= 0) {
