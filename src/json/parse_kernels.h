@@ -24,6 +24,7 @@
 #include "json/utf8_check.h"
 
 #define KEEL_JSON_INLINE inline __attribute__((always_inline))
+#define KEEL_JSON_NOINLINE __attribute__((noinline))
 
 namespace keel::json::detail {
 namespace {
@@ -227,6 +228,9 @@ struct token_table {
 };
 inline constexpr token_table kTokenChar{};
 
+// Bytes the string and number readers may read past the end of what they parse.
+inline constexpr std::size_t kPad = 64;
+
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
 inline std::int32_t hex4(const std::uint8_t* p) noexcept {
@@ -252,6 +256,9 @@ struct stage2 {
   std::size_t len;
   const std::uint32_t* idx;
   std::size_t n;
+  // Positions before `safe` are followed by another position that is at least kPad bytes before
+  // the end of the input: one pointer compare clears a string or token for reads past its end.
+  const std::uint32_t* safe;
   node* nodes;
   node* out;
   std::uint8_t* sbase;
@@ -263,23 +270,40 @@ struct stage2 {
     return false;
   }
 
-  // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
-  KEEL_JSON_INLINE bool string(std::size_t i) noexcept {
-    // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
-    if (i + 1 >= n) return fail(error_code::unexpected_end, len);
-    const std::uint8_t* src = buf + idx[i] + 1;
-    const std::uint8_t* const end = buf + idx[i + 1];
-    const std::uint8_t* const buf_end = buf + len;
+  // Unescapes the string whose quotes are at ip[0] and ip[1] into the string area.
+  KEEL_JSON_INLINE bool string(const std::uint32_t* ip) noexcept {
+    const std::uint8_t* src = buf + ip[0] + 1;
+    const std::uint8_t* end = buf + ip[1];
     std::uint8_t* const start = sout;
     std::uint8_t* dst = sout;
-    // Most strings (keys above all) are short: one small copy and no loop.
-    if (const auto remain = static_cast<std::size_t>(end - src);
-        remain <= I::kShort && src + I::kShort <= buf_end) [[likely]] {
-      if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
-        dst += remain;
-        goto copied;
+    if (ip + 1 < safe) [[likely]] {
+      // Most strings (keys above all) are short: one small copy and no loop.
+      if (const auto remain = static_cast<std::size_t>(end - src); remain <= I::kShort) {
+        if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
+          dst += remain;
+          goto copied;
+        }
       }
+    } else if (ip + 1 >= idx + n) {
+      // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
+      return fail(error_code::unexpected_end, len);
     }
+    if (!long_string(src, end, dst)) return false;
+  copied:
+    const std::size_t length = static_cast<std::size_t>(dst - start);
+    *dst++ = 0;
+    out->tag = tag_of(type::string, length);
+    out->data = static_cast<std::uint64_t>(start - sbase);
+    ++out;
+    sout = dst;
+    return true;
+  }
+
+  // The general copy: chunks, escapes, and the end of the input.
+  KEEL_JSON_INLINE bool long_string(const std::uint8_t* src, const std::uint8_t* end,
+                                    std::uint8_t*& dst_ref) noexcept {
+    const std::uint8_t* const buf_end = buf + len;
+    std::uint8_t* dst = dst_ref;
     for (;;) {
       if (src + I::kChunk <= buf_end) {
         std::uint64_t m = I::copy_chunk(src, dst);
@@ -305,13 +329,7 @@ struct stage2 {
       if (!escape(src, end, dst)) return false;
       if (src == end) break;
     }
-  copied:
-    const std::size_t length = static_cast<std::size_t>(dst - start);
-    *dst++ = 0;
-    out->tag = tag_of(type::string, length);
-    out->data = static_cast<std::uint64_t>(start - sbase);
-    ++out;
-    sout = dst;
+    dst_ref = dst;
     return true;
   }
 
@@ -369,20 +387,22 @@ struct stage2 {
     return true;
   }
 
-  // A bare token (number or literal) at idx[i]. Its readers run until a byte that cannot continue
-  // the token and may look up to 16 bytes ahead: a token that is the last one, or whose following
-  // structural byte is within 16 bytes of the end, is parsed from a padded copy.
-  KEEL_JSON_INLINE bool scalar(std::size_t i) noexcept {
-    const std::size_t off = idx[i];
-    if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
-      const std::size_t tl = len - off;
-      std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
-      if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
-      std::memcpy(tmp, buf + off, tl);
-      std::memset(tmp + tl, ' ', 64);
-      return scalar_at(tmp, off, tl);
-    }
+  // A bare token (number or literal) at ip[0]. Its readers run until a byte that cannot continue
+  // the token and may look up to kPad bytes ahead: a token that is the last one, or whose
+  // following structural byte is within kPad bytes of the end, is parsed from a padded copy.
+  KEEL_JSON_INLINE bool scalar(const std::uint32_t* ip) noexcept {
+    const std::size_t off = ip[0];
+    if (ip + 1 >= safe) [[unlikely]]
+      return padded_scalar(off);
     return scalar_at(buf + off, off, len - off);
+  }
+  KEEL_JSON_NOINLINE bool padded_scalar(std::size_t off) noexcept {
+    const std::size_t tl = len - off;
+    std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
+    if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
+    std::memcpy(tmp, buf + off, tl);
+    std::memset(tmp + tl, ' ', kPad);
+    return scalar_at(tmp, off, tl);
   }
 
   bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
@@ -484,7 +504,7 @@ struct stage2 {
     }
   }
 
-  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past
+  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and kPad bytes past
   // the token are readable (see scalar()).
   KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
     const std::uint8_t* p = s;
@@ -584,8 +604,8 @@ struct stage2 {
     return put_double(d);
   }
 
-  // The grammar over the structural indices. The innermost open container (its first node,
-  // kind and element count) lives in locals; the stack keeps the enclosing ones.
+  // The grammar over the structural positions, walked by pointer. The innermost open container
+  // (its first node, kind and element count) lives in locals; the stack keeps the enclosing ones.
   bool run() noexcept {
     const parse_options& opt = *st.opt;
     const std::size_t max_depth = opt.max_depth;
@@ -593,90 +613,91 @@ struct stage2 {
     const std::size_t stack_cap = (max_depth < n ? max_depth : n) + 1;
     std::uint64_t* const stack = st.stack(2 * stack_cap);
     if (stack == nullptr) return fail(error_code::out_of_memory, 0);
+    const std::uint32_t* ip = idx;
+    const std::uint32_t* const end = idx + n;
     std::size_t depth = 0;
-    std::size_t i = 0;
     std::uint64_t cur_start = 0, cur_count = 0;
     bool cur_obj = false;
-    auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
-    auto bad = [&](std::size_t k) {
-      return k >= n ? fail(error_code::unexpected_end, len)
-                    : fail(error_code::unexpected_character, idx[k]);
+    auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return q < end ? buf[*q] : 0; };
+    auto bad = [&](const std::uint32_t* q) {
+      return q >= end ? fail(error_code::unexpected_end, len)
+                      : fail(error_code::unexpected_character, *q);
     };
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
-    switch (ch(i)) {
+    switch (ch(ip)) {
       case '{':
       case '[': {
-        if (depth >= max_depth) return fail(error_code::depth_exceeded, idx[i]);
+        if (depth >= max_depth) return fail(error_code::depth_exceeded, *ip);
         stack[2 * depth] = (cur_start << 1) | cur_obj;
         stack[2 * depth + 1] = cur_count;
         ++depth;
-        cur_obj = buf[idx[i]] == '{';
+        cur_obj = buf[*ip] == '{';
         cur_start = static_cast<std::uint64_t>(out - nodes);
         cur_count = 0;
         ++out;
-        ++i;
+        ++ip;
         if (cur_obj) {
-          if (ch(i) == '}') {
-            ++i;
+          if (ch(ip) == '}') {
+            ++ip;
             goto close;
           }
           goto key;
         }
-        if (ch(i) == ']') {
-          ++i;
+        if (ch(ip) == ']') {
+          ++ip;
           goto close;
         }
         goto value;
       }
       case '"':
-        if (!string(i)) return false;
-        i += 2;
+        if (!string(ip)) return false;
+        ip += 2;
         goto after_value;
       case 0:
       case ']':
       case '}':
       case ',':
       case ':':
-        return bad(i);
+        return bad(ip);
       default:
-        if (!scalar(i)) return false;
-        ++i;
+        if (!scalar(ip)) return false;
+        ++ip;
         goto after_value;
     }
   key:
-    if (ch(i) != '"') return bad(i);
-    if (!string(i)) return false;
-    i += 2;
-    if (ch(i) != ':') return bad(i);
-    ++i;
+    if (ch(ip) != '"') return bad(ip);
+    if (!string(ip)) return false;
+    ip += 2;
+    if (ch(ip) != ':') return bad(ip);
+    ++ip;
     goto value;
   after_value:
     if (depth == 0) goto done;
     ++cur_count;
     if (cur_obj) {
-      const std::uint8_t c = ch(i++);
+      const std::uint8_t c = ch(ip++);
       if (c == ',') {
-        if (opt.allow_trailing_commas && ch(i) == '}') {
-          ++i;
+        if (opt.allow_trailing_commas && ch(ip) == '}') {
+          ++ip;
           goto close;
         }
         goto key;
       }
       if (c == '}') goto close;
-      return bad(i - 1);
+      return bad(ip - 1);
     } else {
-      const std::uint8_t c = ch(i++);
+      const std::uint8_t c = ch(ip++);
       if (c == ',') {
-        if (opt.allow_trailing_commas && ch(i) == ']') {
-          ++i;
+        if (opt.allow_trailing_commas && ch(ip) == ']') {
+          ++ip;
           goto close;
         }
         goto value;
       }
       if (c == ']') goto close;
-      return bad(i - 1);
+      return bad(ip - 1);
     }
   close : {
     node* const start = nodes + cur_start;
@@ -689,15 +710,15 @@ struct stage2 {
     goto after_value;
   }
   done:
-    if (i < n) {
-      if (!opt.stop_after_first) return fail(error_code::trailing_content, idx[i]);
-      st.consumed = idx[i];
+    if (ip < end) {
+      if (!opt.stop_after_first) return fail(error_code::trailing_content, *ip);
+      st.consumed = *ip;
     } else {
       st.consumed = len;
     }
-    if (opt.stop_after_first && i > 0) {
+    if (opt.stop_after_first && ip > idx) {
       // End of the value: after its last token.
-      const std::size_t last = idx[i - 1];
+      const std::size_t last = ip[-1];
       const std::uint8_t c = buf[last];
       std::size_t e = last + 1;
       if (c != '}' && c != ']' && c != '"') {
@@ -722,7 +743,10 @@ void parse_document(parse_state& st) noexcept {
     st.offset = 0;
     return;
   }
-  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, nodes, nodes, strings, strings};
+  // The first position within kPad bytes of the end: earlier ones need no end checks.
+  std::size_t safe = st.n_idx;
+  while (safe > 0 && st.idx[safe - 1] + kPad > st.len) --safe;
+  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, nodes, strings, strings};
   const bool ok = s2.run();
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
