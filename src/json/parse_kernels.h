@@ -230,6 +230,8 @@ inline constexpr token_table kTokenChar{};
 
 // Bytes the string and number readers may read past the end of what they parse.
 inline constexpr std::size_t kPad = 64;
+// Sentinel positions after the last one (sentinels()); kIndexSlack leaves room for them.
+inline constexpr std::size_t kSentinels = 4;
 
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
@@ -393,10 +395,12 @@ struct stage2 {
   KEEL_JSON_INLINE bool scalar(const std::uint32_t* ip) noexcept {
     const std::size_t off = ip[0];
     if (ip + 1 >= safe) [[unlikely]]
-      return padded_scalar(off);
+      return padded_scalar(ip);
     return scalar_at(buf + off, off, len - off);
   }
-  KEEL_JSON_NOINLINE bool padded_scalar(std::size_t off) noexcept {
+  KEEL_JSON_NOINLINE bool padded_scalar(const std::uint32_t* ip) noexcept {
+    if (ip >= idx + n) return fail(error_code::unexpected_end, len);  // a sentinel
+    const std::size_t off = ip[0];
     const std::size_t tl = len - off;
     std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
     if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
@@ -618,7 +622,8 @@ struct stage2 {
     std::size_t depth = 0;
     std::uint64_t cur_start = 0, cur_count = 0;
     bool cur_obj = false;
-    auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return q < end ? buf[*q] : 0; };
+    // No end check: the positions after the last one are sentinels (see sentinels()).
+    auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return buf[*q]; };
     auto bad = [&](const std::uint32_t* q) {
       return q >= end ? fail(error_code::unexpected_end, len)
                       : fail(error_code::unexpected_character, *q);
@@ -730,6 +735,35 @@ struct stage2 {
   }
 };
 
+// Stage 2 reads the byte at each position without checking for the end of the positions: after
+// the last one, stage 1's array gets sentinel positions at a byte that ends every grammar state
+// in an error (unexpected_end) without consuming the next position, or after consuming at most
+// one more (':' after a key). Any byte but { [ , ] } does: the last such byte of the input is
+// used. An input made only of those five bytes (no string, scalar or whitespace anywhere, e.g.
+// "[[],[]]") is copied with a space appended for the sentinel. Returns the buffer stage 2 reads.
+inline const std::uint8_t* sentinels(parse_state& st) noexcept {
+  if (st.n_idx == 0) return st.buf;
+  const auto ends_grammar = [](std::uint8_t c) {
+    return c != '{' && c != '[' && c != ',' && c != ']' && c != '}';
+  };
+  std::size_t at = st.len;
+  while (at > 0 && !ends_grammar(st.buf[at - 1])) --at;
+  const std::uint8_t* buf = st.buf;
+  std::uint32_t pos;
+  if (at > 0) {
+    pos = static_cast<std::uint32_t>(at - 1);
+  } else {
+    auto* copy = reinterpret_cast<std::uint8_t*>(st.scratch(st.len + 1));
+    if (copy == nullptr) return nullptr;
+    std::memcpy(copy, st.buf, st.len);
+    copy[st.len] = ' ';
+    buf = copy;
+    pos = static_cast<std::uint32_t>(st.len);
+  }
+  for (std::size_t k = 0; k < kSentinels; ++k) st.idx[st.n_idx + k] = pos;
+  return buf;
+}
+
 }  // namespace
 
 // Both stages; the result (or error) is left in st.
@@ -746,7 +780,13 @@ void parse_document(parse_state& st) noexcept {
   // The first position within kPad bytes of the end: earlier ones need no end checks.
   std::size_t safe = st.n_idx;
   while (safe > 0 && st.idx[safe - 1] + kPad > st.len) --safe;
-  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, nodes, strings, strings};
+  const std::uint8_t* const buf = sentinels(st);
+  if (buf == nullptr) {
+    st.code = error_code::out_of_memory;
+    st.offset = 0;
+    return;
+  }
+  stage2<I> s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, nodes, strings, strings};
   const bool ok = s2.run();
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
