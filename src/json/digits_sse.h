@@ -33,4 +33,29 @@ __attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
   return c;
 }
 
+// One bit per byte of the 32 at p that is an ASCII digit (AVX2; the vector kernels' flags).
+__attribute__((always_inline)) inline std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
+  const __m256i d = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                    _mm256_set1_epi8('0'));
+  return static_cast<std::uint32_t>(
+      _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)));
+}
+
+// The value of the k (1 to 16) digits at p, known to be digits: digits16() without the count.
+__attribute__((always_inline)) inline std::uint64_t digits_value(const std::uint8_t* p,
+                                                                 int k) noexcept {
+  const __m128i d =
+      _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
+  const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m128i aligned =
+      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16))));
+  const __m128i two = _mm_maddubs_epi16(
+      aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
+  const __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
+  const __m128i eight = _mm_madd_epi16(_mm_packus_epi32(four, four),
+                                       _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+  const auto r = static_cast<std::uint64_t>(_mm_cvtsi128_si64(eight));
+  return (r & 0xffffffffU) * 100000000U + (r >> 32);
+}
+
 }  // namespace keel::json::detail

@@ -514,6 +514,29 @@ struct stage2 {
     const std::uint8_t* p = s;
     const bool neg = *p == '-';
     p += neg;
+    if constexpr (I::kSimdDigits) {
+      // The common shapes, -?int and -?int.frac with up to 16 digits in each part and 19 in all,
+      // from one digit mask of 32 bytes; both parts convert in parallel (digits_sse.h).
+      const std::uint32_t digs = digit_mask32(p);
+      const auto il = static_cast<unsigned>(std::countr_zero(~digs));  // integer digits
+      if (il - 1 < 16 && (p[0] != '0' || il == 1)) {
+        if (p[il] == '.') {
+          const auto fl = static_cast<unsigned>(std::countr_zero(~digs >> (il + 1)));
+          const std::uint8_t* const e = p + il + 1 + fl;
+          if (fl - 1 < 16 && il + fl <= 19 && il + 1 + fl < 32 && (*e | 0x20) != 'e') {
+            if (kTokenChar.t[*e]) return fail(error_code::invalid_number, off);
+            const std::uint64_t m = digits_value(p, static_cast<int>(il)) * kPow10U64[fl] +
+                                    digits_value(p + il + 1, static_cast<int>(fl));
+            return to_double(neg, m, -static_cast<std::int64_t>(fl), s, e, off);
+          }
+        } else if ((p[il] | 0x20) != 'e') {
+          if (kTokenChar.t[p[il]]) return fail(error_code::invalid_number, off);
+          const std::uint64_t m = digits_value(p, static_cast<int>(il));  // < 10^16
+          *out++ = {tag_of(type::int64, 0), neg ? ~m + 1 : m};
+          return true;
+        }
+      }
+    }
     const std::uint8_t* const int_start = p;
     std::uint64_t m = 0;
     if (*p == '0') {
@@ -586,20 +609,29 @@ struct stage2 {
       }
     } else if (int_digits + frac_digits <= 19) {
       // m holds every digit exactly: value = m * 10^e10.
-      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
-      // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
-      // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
-      // power2 < 0 means it could not decide.
-      const fast_float::adjusted_mantissa am =
-          fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
-      if (am.power2 >= 0) {
-        if (am.power2 == fast_float::binary_format<double>::infinite_power())
-          return fail(error_code::number_out_of_range, off);
-        double d;
-        fast_float::to_float(neg, am, d);
-        return put_double(d);
-      }
+      return to_double(neg, m, exp - static_cast<std::int64_t>(frac_digits), s, p, off);
     }
+    return slow_double(s, p, off);
+  }
+
+  // The double nearest m * 10^e10 (m exact, <= 19 digits), negated if neg; s..p is the token.
+  // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
+  // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
+  KEEL_JSON_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10,
+                                  const std::uint8_t* s, const std::uint8_t* p,
+                                  std::size_t off) noexcept {
+    const fast_float::adjusted_mantissa am =
+        fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
+    if (am.power2 < 0) [[unlikely]]  // undecided: the full algorithm
+      return slow_double(s, p, off);
+    if (am.power2 == fast_float::binary_format<double>::infinite_power())
+      return fail(error_code::number_out_of_range, off);
+    double d;
+    fast_float::to_float(neg, am, d);
+    return put_double(d);
+  }
+
+  bool slow_double(const std::uint8_t* s, const std::uint8_t* p, std::size_t off) noexcept {
     double d = 0;
     const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
                                           reinterpret_cast<const char*>(p), d);

@@ -125,12 +125,14 @@ TEST_P(Parse, RandomNumbersMatchStrtod) {
 }
 
 TEST_P(Parse, NumberGrammar) {
-  for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3",
-                          "Infinity", "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {
+  for (const char* bad :
+       {"01",  "-",      "+1",       "1.",     ".5",        "1e",    "1e+",  "0x10",  "1.0e",
+        "--1", "1.2.3",  "Infinity", "NaN",    "-Infinity", "[1,-]", "1a",   "[01]",  "[1.e5]",
+        "-01", "[1.5.]", "[12-]",    "[1.5x]", "[-00.5]",   "[0.]",  "[1.]", "[1.5e]"}) {
     EXPECT_FALSE(p(bad).ok()) << bad;
   }
   EXPECT_EQ(code("01"), error_code::invalid_number);
-  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]"})
+  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]", "[1.5]", "[-0.5,0.25]"})
     EXPECT_TRUE(p(good).ok()) << good;
 }
 
