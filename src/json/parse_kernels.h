@@ -81,7 +81,7 @@ struct stage1 {
 
   // Returns false (and sets st.s1_*) on the first error in this block.
   KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-                              std::uint32_t*& out) noexcept {
+                              std::uint32_t*& out, bool check_utf8) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -97,7 +97,7 @@ struct stage1 {
     prev_scalar = scalar >> 63;
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
-    if (!st.opt->allow_invalid_utf8) {
+    if (check_utf8) {
       std::uint64_t hi = I::high(b);
       if constexpr (I::kVectorUtf8) {
         if (hi == 0) {
@@ -178,11 +178,14 @@ struct stage1 {
 
   KEEL_JSON_INLINE void scan(parse_state& st) noexcept {
     std::uint32_t* out = st.idx;
+    // Locals, not re-read through st each block (the index stores may alias anything).
+    const std::uint8_t* const buf = st.buf;
     const std::size_t full = st.len & ~std::size_t{63};
+    const bool check_utf8 = !st.opt->allow_invalid_utf8;
     bool ok = true;
     std::size_t base = 0;
     for (; base < full; base += 64) {
-      if (!block(st, st.buf + base, base, out)) {
+      if (!block(st, buf + base, base, out, check_utf8)) {
         ok = false;
         break;
       }
@@ -191,7 +194,7 @@ struct stage1 {
       alignas(64) std::uint8_t tail[64];
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
-      ok = block(st, tail, base, out);
+      ok = block(st, tail, base, out, check_utf8);
     }
     if constexpr (I::kVectorUtf8) {
       // A sequence cut off by the end of the input (when no padded block followed it).
