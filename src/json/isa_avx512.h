@@ -5,6 +5,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "keel/json/options.h"
@@ -78,6 +79,15 @@ struct isa_avx512 {
     return _mm512_alignr_epi8(cur, _mm512_maskz_alignr_epi64(0xff, cur, prv, 6), 16 - N);
   }
 
+  // Bytes 16K..16K+15 of packed, widened to 32 bits plus b, stored at o + 16K.
+  template <int K>
+  static void widen(std::uint32_t* o, __m512i packed, __m512i b) noexcept {
+    // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
+    const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xf, packed, K);
+    _mm512_storeu_si512(o + std::ptrdiff_t{16} * K,
+                        _mm512_add_epi32(b, _mm512_maskz_cvtepu8_epi32(0xffff, bytes)));
+  }
+
   // Structural positions as 32-bit offsets: one byte compress (VBMI2) packs the positions within
   // the block, then 16 at a time are widened to 32 bits and offset by the block's base. Blocks
   // with more than 16 positions are rare, so the extra stores sit behind a branch. Stores whole
@@ -91,18 +101,12 @@ struct isa_avx512 {
     const __m512i b = _mm512_set1_epi32(static_cast<int>(base));
     const int cnt = __builtin_popcountll(m);
     std::uint32_t* o = out;
-    const auto put = [&](int k) {
-      // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
-      const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xf, packed, k);
-      _mm512_storeu_si512(o + 16 * k,
-                          _mm512_add_epi32(b, _mm512_maskz_cvtepu8_epi32(0xffff, bytes)));
-    };
-    put(0);
+    widen<0>(o, packed, b);
     if (cnt > 16) [[unlikely]] {
-      put(1);
+      widen<1>(o, packed, b);
       if (cnt > 32) {
-        put(2);
-        put(3);
+        widen<2>(o, packed, b);
+        widen<3>(o, packed, b);
       }
     }
     out = o + cnt;
