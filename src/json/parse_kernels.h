@@ -65,6 +65,7 @@ struct stage1 {
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
   std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
   std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
+  bool prev_ascii = true;            // the previous block was ASCII (vector UTF-8 check)
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -100,13 +101,18 @@ struct stage1 {
     if (check_utf8) {
       std::uint64_t hi = I::high(b);
       if constexpr (I::kVectorUtf8) {
-        if (hi == 0) {
-          utf8.ascii();
-        } else {
-          for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+        // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
+        // neither its update nor a test of the error vector.
+        if (hi != 0 || !prev_ascii) {
+          if (hi == 0) {
+            utf8.ascii();
+          } else {
+            for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+          }
+          prev_ascii = hi == 0;
+          if (I::any(utf8.error)) [[unlikely]]
+            bad_utf8 = utf8_locate(st, base);
         }
-        if (I::any(utf8.error)) [[unlikely]]
-          bad_utf8 = utf8_locate(st, base);
       } else if (hi) {
         if (utf8_resume > base)
           hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
