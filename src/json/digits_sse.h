@@ -1,7 +1,8 @@
 // Up to 16 consecutive ASCII digits to an integer with SSSE3/SSE4.1 multiply-adds: the digits are
 // right-aligned in one register (leading lanes zero) and combined pairwise: 1 -> 2 -> 4 -> 8
-// digits per lane. Used by the vector kernels (their flags imply SSE4.1); 16 bytes at p must
-// be readable.
+// digits per lane; and a 32-byte digit mask (AVX2) that gives a number's integer and fraction
+// lengths at once. Used by the vector kernels (their flags imply SSE4.1 and AVX2); 16 bytes at
+// p (32 for the mask) must be readable.
 #pragma once
 
 #include <immintrin.h>
@@ -11,26 +12,50 @@
 
 namespace keel::json::detail {
 
-// Returns the number of leading digits at p (0 to 16) and their value in `value`.
-__attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
-                                                   std::uint64_t& value) noexcept {
-  const __m128i d =
-      _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
-  const auto is_digit = static_cast<std::uint32_t>(
-      _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
-  const int c = std::countr_zero(~is_digit);  // bits 16-31 of ~is_digit are set: c <= 16
-  // Output lane j takes input lane j + c - 16; a negative index (high bit set) gives 0.
+// The value of the first k (0 to 16) lanes of d (digit values 0-9): the k lanes right-aligned
+// by a shuffle (output lane j takes input lane j + k - 16; a negative index gives 0), then
+// combined pairwise.
+__attribute__((always_inline)) inline std::uint64_t lanes_value(__m128i d, int k) noexcept {
   const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m128i aligned =
-      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(c - 16))));
+      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16))));
   const __m128i two = _mm_maddubs_epi16(
       aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
   const __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
   const __m128i eight = _mm_madd_epi16(_mm_packus_epi32(four, four),
                                        _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
   const auto r = static_cast<std::uint64_t>(_mm_cvtsi128_si64(eight));
-  value = (r & 0xffffffffU) * 100000000U + (r >> 32);
+  return (r & 0xffffffffU) * 100000000U + (r >> 32);
+}
+
+// The 16 bytes at p minus '0'.
+__attribute__((always_inline)) inline __m128i digit_lanes(const std::uint8_t* p) noexcept {
+  return _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
+}
+
+// Returns the number of leading digits at p (0 to 16) and their value in `value`.
+__attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
+                                                   std::uint64_t& value) noexcept {
+  const __m128i d = digit_lanes(p);
+  const auto is_digit = static_cast<std::uint32_t>(
+      _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
+  const int c = std::countr_zero(~is_digit);  // bits 16-31 of ~is_digit are set: c <= 16
+  value = lanes_value(d, c);
   return c;
+}
+
+// One bit per byte of the 32 at p that is an ASCII digit (AVX2; the vector kernels' flags).
+__attribute__((always_inline)) inline std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
+  const __m256i d = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                    _mm256_set1_epi8('0'));
+  return static_cast<std::uint32_t>(
+      _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)));
+}
+
+// The value of the k (1 to 16) digits at p, known to be digits: digits16() without the count.
+__attribute__((always_inline)) inline std::uint64_t digits_value(const std::uint8_t* p,
+                                                                 int k) noexcept {
+  return lanes_value(digit_lanes(p), k);
 }
 
 }  // namespace keel::json::detail

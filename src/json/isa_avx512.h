@@ -1,10 +1,11 @@
-// AVX-512 (F + BW + VL) block primitives: one 64-byte register per block, compares straight
-// into mask registers. Compile with -mavx512f -mavx512bw -mavx512vl -mpclmul -mbmi -mbmi2
-// -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+// AVX-512 (F + BW + VL + VBMI2) block primitives: one 64-byte register per block, compares
+// straight into mask registers. Compile with -mavx512f -mavx512bw -mavx512vl -mavx512vbmi2
+// -mpclmul -mbmi -mbmi2 -mpopcnt (src/json/CMakeLists.txt).
 #pragma once
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "keel/json/options.h"
@@ -78,28 +79,45 @@ struct isa_avx512 {
     return _mm512_alignr_epi8(cur, _mm512_maskz_alignr_epi64(0xff, cur, prv, 6), 16 - N);
   }
 
-  // Structural positions as 32-bit offsets: one compress per 16 bits of the mask, no branch on
-  // the count. Stores whole 64-byte registers (room: kIndexSlack).
+  // Bytes 16K..16K+15 of packed, widened to 32 bits plus b, stored at o + 16K.
+  template <int K>
+  static void widen(std::uint32_t* o, __m512i packed, __m512i b) noexcept {
+    // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
+    const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xf, packed, K);
+    _mm512_storeu_si512(o + std::ptrdiff_t{16} * K,
+                        _mm512_add_epi32(b, _mm512_maskz_cvtepu8_epi32(0xffff, bytes)));
+  }
+
+  // Structural positions as 32-bit offsets: one byte compress (VBMI2) packs the positions within
+  // the block, then 16 at a time are widened to 32 bits and offset by the block's base. Blocks
+  // with more than 16 positions are rare, so the extra stores sit behind a branch. Stores whole
+  // 64-byte registers (room: kIndexSlack).
   static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
-    const __m512i pos =
-        _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
-                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    // The four store offsets are independent of one another (no chain through `out`).
-    const int c0 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffff));
-    const int c01 = __builtin_popcount(static_cast<std::uint32_t>(m & 0xffffffff));
-    const int c012 = __builtin_popcountll(m & 0xffffffffffffULL);
+    const __m512i iota = _mm512_set_epi8(
+        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+        40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+        17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i packed = _mm512_maskz_compress_epi8(m, iota);
+    const __m512i b = _mm512_set1_epi32(static_cast<int>(base));
+    const int cnt = __builtin_popcountll(m);
     std::uint32_t* o = out;
-    _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), pos));
-    _mm512_storeu_si512(o + c0,
-                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 16),
-                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(16))));
-    _mm512_storeu_si512(o + c01,
-                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 32),
-                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(32))));
-    _mm512_storeu_si512(o + c012,
-                        _mm512_maskz_compress_epi32(static_cast<__mmask16>(m >> 48),
-                                                    _mm512_add_epi32(pos, _mm512_set1_epi32(48))));
-    out = o + __builtin_popcountll(m);
+    widen<0>(o, packed, b);
+    if (cnt > 16) [[unlikely]] {
+      widen<1>(o, packed, b);
+      if (cnt > 32) {
+        widen<2>(o, packed, b);
+        widen<3>(o, packed, b);
+      }
+    }
+    out = o + cnt;
+  }
+
+  // Short strings: 16 bytes from src to dst; one bit per byte that is a backslash.
+  static constexpr std::size_t kShort = 16;
+  static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), v);
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
   }
 
   static constexpr std::size_t kChunk = 64;

@@ -72,6 +72,10 @@ struct isa_scalar {
   static constexpr bool kSimdDigits = false;
 
   // String copy: kChunk bytes from src to dst; returns one bit per byte that is a backslash.
+  static constexpr std::size_t kShort = 8;  // short strings: the same 8-byte step
+  static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {
+    return copy_chunk(src, dst);
+  }
   static constexpr std::size_t kChunk = 8;
   static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
     std::uint64_t w;

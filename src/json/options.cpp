@@ -54,7 +54,8 @@ bool isa_supported(isa which) noexcept {
              __builtin_cpu_supports("popcnt");
     case isa::avx512:
       return isa_supported(isa::avx2) && __builtin_cpu_supports("avx512f") &&
-             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512vbmi2");
     default:
       return false;
   }

@@ -24,6 +24,7 @@
 #include "json/utf8_check.h"
 
 #define KEEL_JSON_INLINE inline __attribute__((always_inline))
+#define KEEL_JSON_NOINLINE __attribute__((noinline))
 
 namespace keel::json::detail {
 namespace {
@@ -64,6 +65,7 @@ struct stage1 {
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
   std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
   std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
+  bool prev_ascii = true;            // the previous block was ASCII (vector UTF-8 check)
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -79,8 +81,8 @@ struct stage1 {
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
-  bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-             std::uint32_t*& out) noexcept {
+  KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
+                              std::uint32_t*& out, bool check_utf8) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -96,16 +98,21 @@ struct stage1 {
     prev_scalar = scalar >> 63;
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
-    if (!st.opt->allow_invalid_utf8) {
+    if (check_utf8) {
       std::uint64_t hi = I::high(b);
       if constexpr (I::kVectorUtf8) {
-        if (hi == 0) {
-          utf8.ascii();
-        } else {
-          for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+        // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
+        // neither its update nor a test of the error vector.
+        if (hi != 0 || !prev_ascii) {
+          if (hi == 0) {
+            utf8.ascii();
+          } else {
+            for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+          }
+          prev_ascii = hi == 0;
+          if (I::any(utf8.error)) [[unlikely]]
+            bad_utf8 = utf8_locate(st, base);
         }
-        if (I::any(utf8.error)) [[unlikely]]
-          bad_utf8 = utf8_locate(st, base);
       } else if (hi) {
         if (utf8_resume > base)
           hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
@@ -168,13 +175,23 @@ struct stage1 {
   }
 
   // Fills st.idx / st.n_idx. Stage-1 errors stop the scan and drop the indices at or after them.
-  void run(parse_state& st) noexcept {
+  // The scan state is a local whose address is never taken, so it stays in registers (the
+  // index stores could alias it otherwise: vector types may alias anything).
+  static void run(parse_state& st) noexcept {
+    stage1 s1;
+    s1.scan(st);
+  }
+
+  KEEL_JSON_INLINE void scan(parse_state& st) noexcept {
     std::uint32_t* out = st.idx;
+    // Locals, not re-read through st each block (the index stores may alias anything).
+    const std::uint8_t* const buf = st.buf;
     const std::size_t full = st.len & ~std::size_t{63};
+    const bool check_utf8 = !st.opt->allow_invalid_utf8;
     bool ok = true;
     std::size_t base = 0;
     for (; base < full; base += 64) {
-      if (!block(st, st.buf + base, base, out)) {
+      if (!block(st, buf + base, base, out, check_utf8)) {
         ok = false;
         break;
       }
@@ -183,7 +200,7 @@ struct stage1 {
       alignas(64) std::uint8_t tail[64];
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
-      ok = block(st, tail, base, out);
+      ok = block(st, tail, base, out, check_utf8);
     }
     if constexpr (I::kVectorUtf8) {
       // A sequence cut off by the end of the input (when no padded block followed it).
@@ -220,11 +237,12 @@ struct token_table {
 };
 inline constexpr token_table kTokenChar{};
 
-inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
+// Bytes the string and number readers may read past the end of what they parse.
+inline constexpr std::size_t kPad = 64;
+// Sentinel positions after the last one (sentinels()); kIndexSlack leaves room for them.
+inline constexpr std::size_t kSentinels = 4;
 
-inline constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
 inline std::int32_t hex4(const std::uint8_t* p) noexcept {
   std::int32_t v = 0;
@@ -249,6 +267,9 @@ struct stage2 {
   std::size_t len;
   const std::uint32_t* idx;
   std::size_t n;
+  // Positions before `safe` are followed by another position that is at least kPad bytes before
+  // the end of the input: one pointer compare clears a string or token for reads past its end.
+  const std::uint32_t* safe;
   node* nodes;
   node* out;
   std::uint8_t* sbase;
@@ -260,15 +281,40 @@ struct stage2 {
     return false;
   }
 
-  // Unescapes the string whose quotes are at idx[i] and idx[i + 1] into the string area.
-  KEEL_JSON_INLINE bool string(std::size_t i) noexcept {
-    // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
-    if (i + 1 >= n) return fail(error_code::unexpected_end, len);
-    const std::uint8_t* src = buf + idx[i] + 1;
-    const std::uint8_t* const end = buf + idx[i + 1];
-    const std::uint8_t* const buf_end = buf + len;
+  // Unescapes the string whose quotes are at ip[0] and ip[1] into the string area.
+  KEEL_JSON_INLINE bool string(const std::uint32_t* ip) noexcept {
+    const std::uint8_t* src = buf + ip[0] + 1;
+    const std::uint8_t* end = buf + ip[1];
     std::uint8_t* const start = sout;
     std::uint8_t* dst = sout;
+    if (ip + 1 < safe) [[likely]] {
+      // Most strings (keys above all) are short: one small copy and no loop.
+      if (const auto remain = static_cast<std::size_t>(end - src); remain <= I::kShort) {
+        if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
+          dst += remain;
+          goto copied;
+        }
+      }
+    } else if (ip + 1 >= idx + n) {
+      // Stage 1 pairs every opening quote with its closing one unless it stopped at an error.
+      return fail(error_code::unexpected_end, len);
+    }
+    if (!long_string(src, end, dst)) return false;
+  copied:
+    const std::size_t length = static_cast<std::size_t>(dst - start);
+    *dst++ = 0;
+    out->tag = tag_of(type::string, length);
+    out->data = static_cast<std::uint64_t>(start - sbase);
+    ++out;
+    sout = dst;
+    return true;
+  }
+
+  // The general copy: chunks, escapes, and the end of the input.
+  KEEL_JSON_INLINE bool long_string(const std::uint8_t* src, const std::uint8_t* end,
+                                    std::uint8_t*& dst_ref) noexcept {
+    const std::uint8_t* const buf_end = buf + len;
+    std::uint8_t* dst = dst_ref;
     for (;;) {
       if (src + I::kChunk <= buf_end) {
         std::uint64_t m = I::copy_chunk(src, dst);
@@ -294,12 +340,7 @@ struct stage2 {
       if (!escape(src, end, dst)) return false;
       if (src == end) break;
     }
-    const std::size_t length = static_cast<std::size_t>(dst - start);
-    *dst++ = 0;
-    out->tag = tag_of(type::string, length);
-    out->data = static_cast<std::uint64_t>(start - sbase);
-    ++out;
-    sout = dst;
+    dst_ref = dst;
     return true;
   }
 
@@ -357,19 +398,24 @@ struct stage2 {
     return true;
   }
 
-  // A bare token (number or literal) at idx[i]. Its readers run until a byte that cannot continue
-  // the token and may look up to 16 bytes ahead: a token that is the last one, or whose following
-  // structural byte is within 16 bytes of the end, is parsed from a padded copy.
-  KEEL_JSON_INLINE bool scalar(std::size_t i) noexcept {
-    const std::size_t off = idx[i];
-    if (i + 1 >= n || len - idx[i + 1] < 16) [[unlikely]] {
-      const std::size_t tl = len - off;
-      std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + 64));
-      std::memcpy(tmp, buf + off, tl);
-      std::memset(tmp + tl, ' ', 64);
-      return scalar_at(tmp, off, tl);
-    }
+  // A bare token (number or literal) at ip[0]. Its readers run until a byte that cannot continue
+  // the token and may look up to kPad bytes ahead: a token that is the last one, or whose
+  // following structural byte is within kPad bytes of the end, is parsed from a padded copy.
+  KEEL_JSON_INLINE bool scalar(const std::uint32_t* ip) noexcept {
+    const std::size_t off = ip[0];
+    if (ip + 1 >= safe) [[unlikely]]
+      return padded_scalar(ip);
     return scalar_at(buf + off, off, len - off);
+  }
+  KEEL_JSON_NOINLINE bool padded_scalar(const std::uint32_t* ip) noexcept {
+    if (ip >= idx + n) return fail(error_code::unexpected_end, len);  // a sentinel
+    const std::size_t off = ip[0];
+    const std::size_t tl = len - off;
+    std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
+    if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
+    std::memcpy(tmp, buf + off, tl);
+    std::memset(tmp + tl, ' ', kPad);
+    return scalar_at(tmp, off, tl);
   }
 
   bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
@@ -471,12 +517,35 @@ struct stage2 {
     }
   }
 
-  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and 16 bytes past
+  // RFC 8259 number at s; the token ends at a byte that cannot continue it, and kPad bytes past
   // the token are readable (see scalar()).
   KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
     const std::uint8_t* p = s;
     const bool neg = *p == '-';
     p += neg;
+    if constexpr (I::kSimdDigits) {
+      // The common shapes, -?int and -?int.frac with up to 16 digits in each part and 19 in all,
+      // from one digit mask of 32 bytes; both parts convert in parallel (digits_sse.h).
+      const std::uint32_t digs = digit_mask32(p);
+      const auto il = static_cast<unsigned>(std::countr_zero(~digs));  // integer digits
+      if (il - 1 < 16 && (p[0] != '0' || il == 1)) {
+        if (p[il] == '.') {
+          const auto fl = static_cast<unsigned>(std::countr_zero(~digs >> (il + 1)));
+          const std::uint8_t* const e = p + il + 1 + fl;
+          if (fl - 1 < 16 && il + fl <= 19 && il + 1 + fl < 32 && (*e | 0x20) != 'e') {
+            if (kTokenChar.t[*e]) return fail(error_code::invalid_number, off);
+            const std::uint64_t m = digits_value(p, static_cast<int>(il)) * kPow10U64[fl] +
+                                    digits_value(p + il + 1, static_cast<int>(fl));
+            return to_double(neg, m, -static_cast<std::int64_t>(fl), s, e, off);
+          }
+        } else if ((p[il] | 0x20) != 'e') {
+          if (kTokenChar.t[p[il]]) return fail(error_code::invalid_number, off);
+          const std::uint64_t m = digits_value(p, static_cast<int>(il));  // < 10^16
+          *out++ = {tag_of(type::int64, 0), neg ? ~m + 1 : m};
+          return true;
+        }
+      }
+    }
     const std::uint8_t* const int_start = p;
     std::uint64_t m = 0;
     if (*p == '0') {
@@ -549,24 +618,29 @@ struct stage2 {
       }
     } else if (int_digits + frac_digits <= 19) {
       // m holds every digit exactly: value = m * 10^e10.
-      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
-      if (m <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
-        // Both m and the power of ten are exact doubles: one correctly rounded operation.
-        double d = static_cast<double>(m);
-        d = e10 < 0 ? d / kPow10[-e10] : d * kPow10[e10];
-        return put_double(neg ? -d : d);
-      }
-      // Eisel-Lemire (fast_float's compute_float); power2 < 0 means it could not decide.
-      const fast_float::adjusted_mantissa am =
-          fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
-      if (am.power2 >= 0) {
-        if (am.power2 == fast_float::binary_format<double>::infinite_power())
-          return fail(error_code::number_out_of_range, off);
-        double d;
-        fast_float::to_float(neg, am, d);
-        return put_double(d);
-      }
+      return to_double(neg, m, exp - static_cast<std::int64_t>(frac_digits), s, p, off);
     }
+    return slow_double(s, p, off);
+  }
+
+  // The double nearest m * 10^e10 (m exact, <= 19 digits), negated if neg; s..p is the token.
+  // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
+  // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
+  KEEL_JSON_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10,
+                                  const std::uint8_t* s, const std::uint8_t* p,
+                                  std::size_t off) noexcept {
+    const fast_float::adjusted_mantissa am =
+        fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
+    if (am.power2 < 0) [[unlikely]]  // undecided: the full algorithm
+      return slow_double(s, p, off);
+    if (am.power2 == fast_float::binary_format<double>::infinite_power())
+      return fail(error_code::number_out_of_range, off);
+    double d;
+    fast_float::to_float(neg, am, d);
+    return put_double(d);
+  }
+
+  bool slow_double(const std::uint8_t* s, const std::uint8_t* p, std::size_t off) noexcept {
     double d = 0;
     const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
                                           reinterpret_cast<const char*>(p), d);
@@ -575,98 +649,101 @@ struct stage2 {
     return put_double(d);
   }
 
-  // The grammar over the structural indices. The innermost open container (its first node,
-  // kind and element count) lives in locals; the stack keeps the enclosing ones.
+  // The grammar over the structural positions, walked by pointer. The innermost open container
+  // (its first node, kind and element count) lives in locals; the stack keeps the enclosing ones.
   bool run() noexcept {
     const parse_options& opt = *st.opt;
     const std::size_t max_depth = opt.max_depth;
     // Nesting is bounded by the input too: each level needs an opening byte.
     const std::size_t stack_cap = (max_depth < n ? max_depth : n) + 1;
     std::uint64_t* const stack = st.stack(2 * stack_cap);
+    if (stack == nullptr) return fail(error_code::out_of_memory, 0);
+    const std::uint32_t* ip = idx;
+    const std::uint32_t* const end = idx + n;
     std::size_t depth = 0;
-    std::size_t i = 0;
     std::uint64_t cur_start = 0, cur_count = 0;
     bool cur_obj = false;
-    auto ch = [&](std::size_t k) -> std::uint8_t { return k < n ? buf[idx[k]] : 0; };
-    auto bad = [&](std::size_t k) {
-      return k >= n ? fail(error_code::unexpected_end, len)
-                    : fail(error_code::unexpected_character, idx[k]);
+    // No end check: the positions after the last one are sentinels (see sentinels()).
+    auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return buf[*q]; };
+    auto bad = [&](const std::uint32_t* q) {
+      return q >= end ? fail(error_code::unexpected_end, len)
+                      : fail(error_code::unexpected_character, *q);
     };
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
-    switch (ch(i)) {
+    switch (ch(ip)) {
       case '{':
       case '[': {
-        if (depth >= max_depth) return fail(error_code::depth_exceeded, idx[i]);
+        if (depth >= max_depth) return fail(error_code::depth_exceeded, *ip);
         stack[2 * depth] = (cur_start << 1) | cur_obj;
         stack[2 * depth + 1] = cur_count;
         ++depth;
-        cur_obj = buf[idx[i]] == '{';
+        cur_obj = buf[*ip] == '{';
         cur_start = static_cast<std::uint64_t>(out - nodes);
         cur_count = 0;
         ++out;
-        ++i;
+        ++ip;
         if (cur_obj) {
-          if (ch(i) == '}') {
-            ++i;
+          if (ch(ip) == '}') {
+            ++ip;
             goto close;
           }
           goto key;
         }
-        if (ch(i) == ']') {
-          ++i;
+        if (ch(ip) == ']') {
+          ++ip;
           goto close;
         }
         goto value;
       }
       case '"':
-        if (!string(i)) return false;
-        i += 2;
+        if (!string(ip)) return false;
+        ip += 2;
         goto after_value;
       case 0:
       case ']':
       case '}':
       case ',':
       case ':':
-        return bad(i);
+        return bad(ip);
       default:
-        if (!scalar(i)) return false;
-        ++i;
+        if (!scalar(ip)) return false;
+        ++ip;
         goto after_value;
     }
   key:
-    if (ch(i) != '"') return bad(i);
-    if (!string(i)) return false;
-    i += 2;
-    if (ch(i) != ':') return bad(i);
-    ++i;
+    if (ch(ip) != '"') return bad(ip);
+    if (!string(ip)) return false;
+    ip += 2;
+    if (ch(ip) != ':') return bad(ip);
+    ++ip;
     goto value;
   after_value:
     if (depth == 0) goto done;
     ++cur_count;
     if (cur_obj) {
-      const std::uint8_t c = ch(i++);
+      const std::uint8_t c = ch(ip++);
       if (c == ',') {
-        if (opt.allow_trailing_commas && ch(i) == '}') {
-          ++i;
+        if (opt.allow_trailing_commas && ch(ip) == '}') {
+          ++ip;
           goto close;
         }
         goto key;
       }
       if (c == '}') goto close;
-      return bad(i - 1);
+      return bad(ip - 1);
     } else {
-      const std::uint8_t c = ch(i++);
+      const std::uint8_t c = ch(ip++);
       if (c == ',') {
-        if (opt.allow_trailing_commas && ch(i) == ']') {
-          ++i;
+        if (opt.allow_trailing_commas && ch(ip) == ']') {
+          ++ip;
           goto close;
         }
         goto value;
       }
       if (c == ']') goto close;
-      return bad(i - 1);
+      return bad(ip - 1);
     }
   close : {
     node* const start = nodes + cur_start;
@@ -679,15 +756,15 @@ struct stage2 {
     goto after_value;
   }
   done:
-    if (i < n) {
-      if (!opt.stop_after_first) return fail(error_code::trailing_content, idx[i]);
-      st.consumed = idx[i];
+    if (ip < end) {
+      if (!opt.stop_after_first) return fail(error_code::trailing_content, *ip);
+      st.consumed = *ip;
     } else {
       st.consumed = len;
     }
-    if (opt.stop_after_first && i > 0) {
+    if (opt.stop_after_first && ip > idx) {
       // End of the value: after its last token.
-      const std::size_t last = idx[i - 1];
+      const std::size_t last = ip[-1];
       const std::uint8_t c = buf[last];
       std::size_t e = last + 1;
       if (c != '}' && c != ']' && c != '"') {
@@ -699,16 +776,58 @@ struct stage2 {
   }
 };
 
+// Stage 2 reads the byte at each position without checking for the end of the positions: after
+// the last one, stage 1's array gets sentinel positions at a byte that ends every grammar state
+// in an error (unexpected_end) without consuming the next position, or after consuming at most
+// one more (':' after a key). Any byte but { [ , ] } does: the last such byte of the input is
+// used. An input made only of those five bytes (no string, scalar or whitespace anywhere, e.g.
+// "[[],[]]") is copied with a space appended for the sentinel. Returns the buffer stage 2 reads.
+inline const std::uint8_t* sentinels(parse_state& st) noexcept {
+  if (st.n_idx == 0) return st.buf;
+  const auto ends_grammar = [](std::uint8_t c) {
+    return c != '{' && c != '[' && c != ',' && c != ']' && c != '}';
+  };
+  std::size_t at = st.len;
+  while (at > 0 && !ends_grammar(st.buf[at - 1])) --at;
+  const std::uint8_t* buf = st.buf;
+  std::uint32_t pos;
+  if (at > 0) {
+    pos = static_cast<std::uint32_t>(at - 1);
+  } else {
+    auto* copy = reinterpret_cast<std::uint8_t*>(st.scratch(st.len + 1));
+    if (copy == nullptr) return nullptr;
+    std::memcpy(copy, st.buf, st.len);
+    copy[st.len] = ' ';
+    buf = copy;
+    pos = static_cast<std::uint32_t>(st.len);
+  }
+  for (std::size_t k = 0; k < kSentinels; ++k) st.idx[st.n_idx + k] = pos;
+  return buf;
+}
+
 }  // namespace
 
 // Both stages; the result (or error) is left in st.
 template <class I>
 void parse_document(parse_state& st) noexcept {
-  stage1<I> s1;
-  s1.run(st);
+  stage1<I>::run(st);
   node* nodes = st.nodes(st.n_idx + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
-  stage2<I> s2{st, st.buf, st.len, st.idx, st.n_idx, nodes, nodes, strings, strings};
+  if (nodes == nullptr || strings == nullptr) {
+    st.code = error_code::out_of_memory;
+    st.offset = 0;
+    return;
+  }
+  // The first position within kPad bytes of the end: earlier ones need no end checks.
+  std::size_t safe = st.n_idx;
+  while (safe > 0 && st.idx[safe - 1] + kPad > st.len) --safe;
+  const std::uint8_t* const buf = sentinels(st);
+  if (buf == nullptr) {
+    st.code = error_code::out_of_memory;
+    st.offset = 0;
+    return;
+  }
+  stage2<I> s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, nodes, strings, strings};
   const bool ok = s2.run();
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only

@@ -25,11 +25,12 @@ struct parse_state {
   std::size_t offset = 0;
   std::size_t consumed = 0;
 
-  // Buffers owned by the parser / document, grown (never shrunk) on demand.
-  node* nodes(std::size_t n);           // room for n nodes
-  char* strings(std::size_t n);         // room for n bytes
-  std::uint64_t* stack(std::size_t n);  // room for n words
-  char* scratch(std::size_t n);         // room for n bytes
+  // Buffers owned by the parser / document, grown (never shrunk) on demand; nullptr when out of
+  // memory.
+  node* nodes(std::size_t n) noexcept;           // room for n nodes
+  char* strings(std::size_t n) noexcept;         // room for n bytes
+  std::uint64_t* stack(std::size_t n) noexcept;  // room for n words
+  char* scratch(std::size_t n) noexcept;         // room for n bytes
   void finish(std::size_t node_count, std::size_t string_bytes) noexcept;
 };
 

@@ -9,12 +9,20 @@ namespace keel::json {
 namespace detail {
 namespace {
 
+// Room for n elements (contents not kept); nullptr when out of memory.
 template <class T>
-T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) {
+T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) noexcept {
   if (n > cap) {
     // Grow by at least half again so slowly growing inputs do not reallocate every time.
-    std::size_t want = n + n / 2;
-    p = std::make_unique_for_overwrite<T[]>(want);
+    const std::size_t want = n + n / 2;
+    std::unique_ptr<T[]> q;
+    try {
+      // Plain new[] (not the nothrow form), so that a replaced operator new[] sees every buffer.
+      q = std::make_unique_for_overwrite<T[]>(want);
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+    p = std::move(q);
     cap = want;
   }
   return p.get();
@@ -84,12 +92,16 @@ error located(const std::uint8_t* data, std::size_t size, error_code code, std::
 
 }  // namespace
 
-node* parse_state::nodes(std::size_t n) { return grow(doc->nodes_, doc->node_capacity_, n); }
-char* parse_state::strings(std::size_t n) { return grow(doc->strings_, doc->string_capacity_, n); }
-std::uint64_t* parse_state::stack(std::size_t n) {
+node* parse_state::nodes(std::size_t n) noexcept {
+  return grow(doc->nodes_, doc->node_capacity_, n);
+}
+char* parse_state::strings(std::size_t n) noexcept {
+  return grow(doc->strings_, doc->string_capacity_, n);
+}
+std::uint64_t* parse_state::stack(std::size_t n) noexcept {
   return grow(owner->stack_, owner->stack_capacity_, n);
 }
-char* parse_state::scratch(std::size_t n) {
+char* parse_state::scratch(std::size_t n) noexcept {
   return grow(owner->scratch_, owner->scratch_capacity_, n);
 }
 void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexcept {
@@ -125,6 +137,7 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
     if (options_.allow_comments && std::memchr(st.buf, '/', st.len)) {
       auto* copy =
           reinterpret_cast<std::uint8_t*>(detail::grow(scratch_, scratch_capacity_, st.len + 1));
+      if (copy == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
       const std::size_t bad = detail::strip_comments(st.buf, st.len, copy);
       if (bad != std::numeric_limits<std::size_t>::max())
         return detail::located(bytes, size, error_code::unterminated_comment, bad + skip);
@@ -133,6 +146,7 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
       st.buf = reinterpret_cast<const std::uint8_t*>(comment_copy_.data());
     }
     st.idx = detail::grow(indices_, index_capacity_, st.len + detail::kIndexSlack);
+    if (st.idx == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
     detail::kernel_for(which)(st);
     if (st.code != error_code::ok) {
       doc.node_count_ = 0;

@@ -125,12 +125,14 @@ TEST_P(Parse, RandomNumbersMatchStrtod) {
 }
 
 TEST_P(Parse, NumberGrammar) {
-  for (const char* bad : {"01", "-", "+1", "1.", ".5", "1e", "1e+", "0x10", "1.0e", "--1", "1.2.3",
-                          "Infinity", "NaN", "-Infinity", "[1,-]", "1a", "[01]", "[1.e5]", "-01"}) {
+  for (const char* bad :
+       {"01",  "-",      "+1",       "1.",     ".5",        "1e",    "1e+",  "0x10",  "1.0e",
+        "--1", "1.2.3",  "Infinity", "NaN",    "-Infinity", "[1,-]", "1a",   "[01]",  "[1.e5]",
+        "-01", "[1.5.]", "[12-]",    "[1.5x]", "[-00.5]",   "[0.]",  "[1.]", "[1.5e]"}) {
     EXPECT_FALSE(p(bad).ok()) << bad;
   }
   EXPECT_EQ(code("01"), error_code::invalid_number);
-  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]"})
+  for (const char* good : {"-0", "0e0", "0E+1", "1e-1", "-0.0e-0", "[0,1]", "[1.5]", "[-0.5,0.25]"})
     EXPECT_TRUE(p(good).ok()) << good;
 }
 
@@ -337,6 +339,50 @@ TEST_P(Parse, EveryLengthNoPadding) {
     EXPECT_EQ(*num->get<std::int64_t>(), -7);
     delete[] heap;
   }
+}
+
+// Stage 2 runs past the last position onto sentinel positions: every prefix of a document, and
+// documents made only of brackets and commas (no byte the sentinel can point at), must end in
+// the error the grammar state calls for. Exact-size heap copies let ASan see any over-read.
+TEST_P(Parse, TruncatedAtEveryByte) {
+  const std::string doc =
+      R"({"a":[1,-2.5e3,"x\"y",true,null,{"b":{}},[[]]],"long string over sixteen bytes":)"
+      R"("\u00e9 and more text",  "k" : [ 123456789012345678 , false ] , "z":"")"
+      "}\n";
+  for (std::size_t n = 1; n <= doc.size(); ++n) {
+    auto* heap = new char[n];
+    std::copy(doc.begin(), doc.begin() + static_cast<std::ptrdiff_t>(n), heap);
+    parser ps(opt);
+    const auto r = ps.parse(heap, n);
+    if (n >= doc.size() - 1) {
+      EXPECT_TRUE(r.ok()) << n;
+    } else {
+      EXPECT_FALSE(r.ok()) << n;
+      const error_code c = r.code();
+      EXPECT_TRUE(c == error_code::unexpected_end || c == error_code::unterminated_string ||
+                  c == error_code::invalid_literal || c == error_code::invalid_escape ||
+                  c == error_code::invalid_number)
+          << n << " " << static_cast<int>(c);
+    }
+    delete[] heap;
+  }
+  for (const char* text : {"[", "[[", "{", "[[],", "[[],[]", "[{},{", "{[", "[{"}) {
+    const std::string t(text);
+    auto* heap = new char[t.size()];
+    std::copy(t.begin(), t.end(), heap);
+    parser ps(opt);
+    const auto r = ps.parse(heap, t.size());
+    const bool end = t != "{[";
+    EXPECT_EQ(r.code(), end ? error_code::unexpected_end : error_code::unexpected_character) << t;
+    delete[] heap;
+  }
+  EXPECT_EQ(code("{\"a\""), error_code::unexpected_end);
+  EXPECT_EQ(code("{\"a\":"), error_code::unexpected_end);
+  EXPECT_EQ(code("{\"a\":1,"), error_code::unexpected_end);
+  EXPECT_EQ(code("[1,2]]"), error_code::trailing_content);
+  EXPECT_EQ(code("[[]],"), error_code::trailing_content);
+  EXPECT_TRUE(p("[[],[{}]]").ok());
+  EXPECT_TRUE(p("{}").ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, Parse, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
