@@ -483,6 +483,16 @@ void scheduler::notify_waiters() noexcept {
   blocked_.clear();
 }
 
+bool scheduler::local_queue_empty(int slot) const noexcept {
+  if (worker* w = current_worker()) {
+    return w->deque.empty_local();
+  }
+  if (slot >= 0) {
+    return slots_[slot].deque.empty_local();
+  }
+  return !inject_[1].maybe_nonempty();
+}
+
 // ---- waiting for a future or a group ---------------------------------------------------------
 
 void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help,
@@ -784,6 +794,7 @@ int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
 void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
 errc push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
+bool local_queue_empty(const scheduler* s, int slot) noexcept { return s->local_queue_empty(slot); }
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept {
   s->report_detached_exception(e);
 }

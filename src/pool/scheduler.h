@@ -69,6 +69,7 @@ class scheduler {
   void release_slot(int slot) noexcept;
   errc push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
+  bool local_queue_empty(int slot) const noexcept;
   void report_detached_exception(const std::exception_ptr& e) noexcept;
 
   errc wait_idle() noexcept;

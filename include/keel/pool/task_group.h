@@ -27,7 +27,11 @@ namespace keel::pool {
 
 enum class group_status : std::uint8_t { complete, cancelled };
 
+class task_group;
+
 namespace detail {
+
+struct group_access;
 
 inline bool group_done(std::uint32_t w) noexcept { return (w & ~kWaiterBit) == 0; }
 
@@ -172,6 +176,14 @@ class task_group {
   thread_pool& pool() const noexcept { return *pool_; }
 
  private:
+  friend struct detail::group_access;
+
+  // See detail::local_queue_empty: the slot counts only where run() would push onto it.
+  bool local_queue_empty() const noexcept {
+    const bool own_slot = slot_ >= 0 && !in_wait_ && std::this_thread::get_id() == owner_;
+    return detail::local_queue_empty(g_.sched, own_slot ? slot_ : -1);
+  }
+
   static constexpr std::uint32_t kMaxPending = detail::kWaiterBit - 1;
   static constexpr std::uint32_t kReserve = 16;
 
