@@ -42,7 +42,7 @@ struct worker {
 // A deque lent to a thread outside the pool (see claim_slot in keel/pool/detail/task.h).
 struct ext_slot {
   ws_deque deque;
-  alignas(64) std::atomic<std::uint64_t> submitted{0};  // written by the current holder only
+  counters stats;  // written by the current holder only (claim/release order the holders)
   std::atomic<bool> claimed{false};
 };
 
@@ -97,7 +97,9 @@ class scheduler {
   void return_stash(task_node*& stash) noexcept;
   static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
-  void run_task(task_node* t, worker* w) noexcept;
+  // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
+  // the shared ext_* counters.
+  void run_task(task_node* t, counters* c) noexcept;
   bool search_and_park(worker* w) noexcept;
   bool work_visible() const noexcept;
   void notify_new_work() noexcept;
