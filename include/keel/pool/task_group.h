@@ -219,7 +219,8 @@ class task_group {
 
   // See detail::local_queue_empty: the slot counts only where run() would push onto it.
   bool local_queue_empty() const noexcept {
-    const bool own_slot = slot_ >= 0 && !in_wait_ && std::this_thread::get_id() == owner_;
+    // Only the owner reads slot_ and in_wait_ (its own state); other threads never use the slot.
+    const bool own_slot = std::this_thread::get_id() == owner_ && !in_wait_ && slot_ >= 0;
     return detail::local_queue_empty(g_.sched, own_slot ? slot_ : -1);
   }
 
