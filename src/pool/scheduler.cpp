@@ -54,6 +54,10 @@ bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
 }  // namespace
 
 scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) {
+  light_push_ = os::enable_heavy_fence();
+  for (inject_queue& q : inject_) {
+    q.set_light(light_push_);
+  }
   std::size_t n = o.threads ? o.threads : (env().threads ? env().threads : os::affinity_cpus());
   if (n > kMaxWorkers) {
     throw std::invalid_argument("keel::pool: at most 4096 workers");
@@ -376,6 +380,9 @@ bool scheduler::search_and_park(worker* w) noexcept {
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
     }
     searching_.fetch_sub(1, std::memory_order_seq_cst);
+    if (light_push_) {
+      os::heavy_fence();  // a submitter's plain store of the queue size is visible after this
+    }
     if (work_visible() || state_.load(std::memory_order_seq_cst) >= stopping) {
       bool removed;
       {
@@ -569,6 +576,9 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       continue;
     }
     const std::uint32_t v = word.fetch_or(kWaiterBit, std::memory_order_seq_cst);
+    if (help && light_push_) {
+      os::heavy_fence();  // as in search_and_park: new work from outside is visible after this
+    }
     if (done(v) || (help && work_visible())) {
       bool removed;
       {

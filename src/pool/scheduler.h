@@ -112,6 +112,9 @@ class scheduler {
 
   pool_options opts_;
   std::uint64_t spin_ns_;
+  // Outside submitters publish with plain stores; sleepers issue os::heavy_fence() (see
+  // inject_queue::set_light). False where the kernel has no membarrier.
+  bool light_push_ = false;
   std::vector<std::unique_ptr<worker>> workers_;
   inject_queue inject_[3];  // by priority: high, normal, low
   static constexpr int kSlots = 4;
