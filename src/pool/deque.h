@@ -84,6 +84,11 @@ class ws_deque {
     return steal_result::taken;
   }
 
+  // Owner only: true when no task is left (relaxed loads; a thief may be taking the last one).
+  bool empty_local() const {
+    return top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed);
+  }
+
   // Any thread; approximate.
   bool maybe_nonempty() const {
     return bottom_.load(std::memory_order_seq_cst) > top_.load(std::memory_order_seq_cst);

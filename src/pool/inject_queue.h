@@ -92,6 +92,11 @@ class inject_queue {
     lock_.unlock();
   }
 
+  // light: a push publishes the new size with a plain store (size_ only changes under the lock);
+  // the scheduler then makes every thread that goes to sleep issue os::heavy_fence() before its
+  // last look, which orders this store before the submitter's wake check. Set before any push.
+  void set_light(bool light) noexcept { light_ = light; }
+
   std::size_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
   bool maybe_nonempty() const noexcept { return size() != 0; }
   // Tasks accepted by push_external so far.
@@ -105,7 +110,11 @@ class inject_queue {
       head_ = first;
     }
     tail_ = last;
-    size_.fetch_add(n, std::memory_order_seq_cst);  // ordered before the submitter's wake check
+    if (light_) {  // sleepers fence for us (see set_light)
+      size_.store(size_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    } else {
+      size_.fetch_add(n, std::memory_order_seq_cst);  // ordered before the submitter's wake check
+    }
   }
 
   alignas(64) std::atomic<std::size_t> size_{0};
@@ -113,6 +122,7 @@ class inject_queue {
   spin_lock lock_;
   task_node* head_ = nullptr;
   task_node* tail_ = nullptr;
+  bool light_ = false;
 };
 
 }  // namespace keel::pool::detail

@@ -20,6 +20,13 @@ std::size_t affinity_cpus() noexcept;
 // Names the calling thread (cut to 15 characters).
 void set_thread_name(const std::string& name) noexcept;
 void yield() noexcept;
+
+// Asymmetric fence (membarrier, private expedited): heavy_fence() returns after every running
+// thread of the process has executed a full memory barrier, so the other side of a store/load
+// handshake needs no fence of its own. enable_heavy_fence() registers the process (once) and is
+// false where the kernel does not offer it.
+bool enable_heavy_fence() noexcept;
+void heavy_fence() noexcept;
 // Monotonic nanoseconds.
 std::uint64_t now_ns() noexcept;
 

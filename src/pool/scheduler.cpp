@@ -2,6 +2,8 @@
 // wait_idle and shutdown. docs/pool.md explains the protocol and why it loses no wake-up.
 #include "pool/scheduler.h"
 
+#include "keel/pool/task_group.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -52,6 +54,10 @@ bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
 }  // namespace
 
 scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) {
+  light_push_ = os::enable_heavy_fence();
+  for (inject_queue& q : inject_) {
+    q.set_light(light_push_);
+  }
   std::size_t n = o.threads ? o.threads : (env().threads ? env().threads : os::affinity_cpus());
   if (n > kMaxWorkers) {
     throw std::invalid_argument("keel::pool: at most 4096 workers");
@@ -92,7 +98,7 @@ void scheduler::worker_main(worker* w) {
   }
   for (;;) {
     if (task_node* t = find_task(w)) {
-      run_task(t, w);
+      run_task(t, &w->stats);
       continue;
     }
     if (!search_and_park(w)) {
@@ -305,18 +311,25 @@ errc scheduler::push_slot(int slot, task_node* t) noexcept {
   if (state_.load(std::memory_order_acquire) != running) {
     return errc::shut_down;
   }
-  bump(slots_[slot].submitted);
+  bump(slots_[slot].stats.submitted);
   slots_[slot].deque.push(t);
   notify_local_work();
   return errc::ok;
 }
 
-void scheduler::run_task(task_node* t, worker* w) noexcept {
+void scheduler::run_task(task_node* t, counters* c) noexcept {
+  group_defer& d = tls_group_defer;
+  if (d.n != 0 && !same_group(d, t)) {
+    flush_group_defer(d);
+  }
   const bool drop = state_.load(std::memory_order_acquire) >= stopping;
+  const bool armed = d.armed;
+  d.armed = true;
   const bool ran = t->fn(t, drop ? run_mode::cancel : run_mode::run);
-  if (w) {
-    bump(ran ? w->stats.executed : w->stats.cancelled);
-    bump(w->stats.finished);
+  d.armed = armed;
+  if (c) {
+    bump(ran ? c->executed : c->cancelled);
+    bump(c->finished);
   } else {
     (ran ? ext_executed_ : ext_cancelled_).fetch_add(1, std::memory_order_relaxed);
     ext_finished_.fetch_add(1, std::memory_order_seq_cst);
@@ -331,6 +344,7 @@ void scheduler::run_task(task_node* t, worker* w) noexcept {
 // searching, looks once more and sleeps. Whoever wakes it takes it off the list and counts it as
 // searching again. Returns false when the worker must exit (stopping and nothing left to drop).
 bool scheduler::search_and_park(worker* w) noexcept {
+  flush_group_defer(tls_group_defer);
   searching_.fetch_add(1, std::memory_order_seq_cst);
   for (;;) {
     std::uint64_t deadline = 0;  // the clock is read only once the first kClockEvery looks failed
@@ -341,7 +355,7 @@ bool scheduler::search_and_park(worker* w) noexcept {
             sleepers_.load(std::memory_order_seq_cst) != 0 && work_visible()) {
           wake_one();
         }
-        run_task(t, w);
+        run_task(t, &w->stats);
         return true;
       }
       if (state_.load(std::memory_order_acquire) >= stopping) {
@@ -366,6 +380,9 @@ bool scheduler::search_and_park(worker* w) noexcept {
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
     }
     searching_.fetch_sub(1, std::memory_order_seq_cst);
+    if (light_push_) {
+      os::heavy_fence();  // a submitter's plain store of the queue size is visible after this
+    }
     if (work_visible() || state_.load(std::memory_order_seq_cst) >= stopping) {
       bool removed;
       {
@@ -483,27 +500,47 @@ void scheduler::notify_waiters() noexcept {
   blocked_.clear();
 }
 
+bool scheduler::local_queue_empty(int slot) const noexcept {
+  if (worker* w = current_worker()) {
+    return w->deque.empty_local();
+  }
+  if (slot >= 0) {
+    return slots_[slot].deque.empty_local();
+  }
+  return !inject_[1].maybe_nonempty();
+}
+
 // ---- waiting for a future or a group ---------------------------------------------------------
 
 void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help,
                           int slot) noexcept {
   worker* w = current_worker();
   parker* p = w ? &w->park : &tls_parker;
+  counters* c = w ? &w->stats : (slot >= 0 ? &slots_[slot].stats : nullptr);
   if (w) {
     help = true;  // a worker that only slept here could starve the pool
   }
   std::uint64_t deadline = 0;
   task_node* stash = nullptr;  // outside helpers only
   for (unsigned round = 1;; ++round) {
-    if (done(word.load(std::memory_order_acquire))) {
+    std::uint32_t now_word = word.load(std::memory_order_acquire);
+    if (tls_group_defer.n != 0 && &tls_group_defer.g->pending == &word) {
+      now_word -= tls_group_defer.n;  // the awaited group's tasks this thread ran have finished
+    }
+    if (done(now_word)) {
       return_stash(stash);
+      flush_group_defer(tls_group_defer);  // the caller goes on with other things
       return;
     }
     if (help) {
       if (task_node* t = w ? find_task(w) : find_task_outside(stash, slot)) {
-        run_task(t, w);
+        run_task(t, c);
         round = 0;
         deadline = 0;
+        continue;
+      }
+      if (tls_group_defer.n != 0) {  // nothing to run: what this thread deferred may be awaited
+        flush_group_defer(tls_group_defer);
         continue;
       }
     }
@@ -539,6 +576,9 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       continue;
     }
     const std::uint32_t v = word.fetch_or(kWaiterBit, std::memory_order_seq_cst);
+    if (help && light_push_) {
+      os::heavy_fence();  // as in search_and_park: new work from outside is visible after this
+    }
     if (done(v) || (help && work_visible())) {
       bool removed;
       {
@@ -648,12 +688,15 @@ bool scheduler::is_idle() const noexcept {
   for (const auto& w : workers_) {
     fin += w->stats.finished.load(std::memory_order_acquire);
   }
+  for (const ext_slot& e : slots_) {
+    fin += e.stats.finished.load(std::memory_order_acquire);
+  }
   std::uint64_t sub = 0;
   for (const inject_queue& q : inject_) {
     sub += q.submitted();
   }
   for (const ext_slot& e : slots_) {
-    sub += e.submitted.load(std::memory_order_acquire);
+    sub += e.stats.submitted.load(std::memory_order_acquire);
   }
   for (const auto& w : workers_) {
     sub += w->stats.submitted.load(std::memory_order_acquire);
@@ -739,6 +782,7 @@ errc scheduler::shutdown(bool now) noexcept {
     while (task_node* t = steal_slots()) {
       run_task(t, nullptr);
     }
+    flush_group_defer(tls_group_defer);
     if (is_idle()) {
       break;
     }
@@ -750,15 +794,17 @@ errc scheduler::shutdown(bool now) noexcept {
 
 pool_stats scheduler::stats() const noexcept {
   pool_stats s;
+  s.executed = ext_executed_.load(std::memory_order_acquire);
+  s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
+  s.stolen = ext_stolen_.load(std::memory_order_acquire);
   for (const inject_queue& q : inject_) {
     s.submitted += q.submitted();
   }
   for (const ext_slot& e : slots_) {
-    s.submitted += e.submitted.load(std::memory_order_acquire);
+    s.submitted += e.stats.submitted.load(std::memory_order_acquire);
+    s.executed += e.stats.executed.load(std::memory_order_acquire);
+    s.cancelled += e.stats.cancelled.load(std::memory_order_acquire);
   }
-  s.executed = ext_executed_.load(std::memory_order_acquire);
-  s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
-  s.stolen = ext_stolen_.load(std::memory_order_acquire);
   for (const auto& w : workers_) {
     s.submitted += w->stats.submitted.load(std::memory_order_acquire);
     s.executed += w->stats.executed.load(std::memory_order_acquire);
@@ -784,6 +830,7 @@ int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
 void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
 errc push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
+bool local_queue_empty(const scheduler* s, int slot) noexcept { return s->local_queue_empty(slot); }
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept {
   s->report_detached_exception(e);
 }

@@ -42,7 +42,7 @@ struct worker {
 // A deque lent to a thread outside the pool (see claim_slot in keel/pool/detail/task.h).
 struct ext_slot {
   ws_deque deque;
-  alignas(64) std::atomic<std::uint64_t> submitted{0};  // written by the current holder only
+  counters stats;  // written by the current holder only (claim/release order the holders)
   std::atomic<bool> claimed{false};
 };
 
@@ -69,6 +69,7 @@ class scheduler {
   void release_slot(int slot) noexcept;
   errc push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
+  bool local_queue_empty(int slot) const noexcept;
   void report_detached_exception(const std::exception_ptr& e) noexcept;
 
   errc wait_idle() noexcept;
@@ -96,7 +97,9 @@ class scheduler {
   void return_stash(task_node*& stash) noexcept;
   static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
-  void run_task(task_node* t, worker* w) noexcept;
+  // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
+  // the shared ext_* counters.
+  void run_task(task_node* t, counters* c) noexcept;
   bool search_and_park(worker* w) noexcept;
   bool work_visible() const noexcept;
   void notify_new_work() noexcept;
@@ -109,6 +112,9 @@ class scheduler {
 
   pool_options opts_;
   std::uint64_t spin_ns_;
+  // Outside submitters publish with plain stores; sleepers issue os::heavy_fence() (see
+  // inject_queue::set_light). False where the kernel has no membarrier.
+  bool light_push_ = false;
   std::vector<std::unique_ptr<worker>> workers_;
   inject_queue inject_[3];  // by priority: high, normal, low
   static constexpr int kSlots = 4;

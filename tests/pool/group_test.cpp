@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
+#include <future>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -183,4 +185,59 @@ TEST(PoolGroup, ManyOutsideOwnersAtOnceMoreThanSlots) {
   EXPECT_EQ(p.wait_idle(), kp::errc::ok);
   kp::pool_stats s = p.stats();
   EXPECT_EQ(s.submitted, s.executed);
+}
+
+// A thread that ran a group's tasks counts their completions in one step when it turns to
+// anything else: here the only worker, after running tasks of the group, runs a low-priority task
+// that blocks until the group's wait() returned. The wait must not depend on that worker. (The
+// waiter helps and may run that task itself; then it does not block.)
+TEST(PoolGroup, CompletionsAreNotHeldByAThreadThatMovedOn) {
+  kp::thread_pool p(1);
+  const std::thread::id waiter = std::this_thread::get_id();
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> ran{0};
+    std::promise<void> waited;
+    std::shared_future<void> waited_f = waited.get_future().share();
+    std::atomic<bool> blocked_ok{true};
+    {
+      kp::task_group g(p);
+      for (int i = 0; i < 1000; ++i) {
+        g.run([&] { ran.fetch_add(1, std::memory_order_relaxed); });
+      }
+      ASSERT_EQ(p.detach(kp::submit_options{kp::priority::low, {}},
+                         [waited_f, waiter, &blocked_ok] {
+                           if (std::this_thread::get_id() != waiter) {
+                             blocked_ok = waited_f.wait_for(std::chrono::seconds(10)) ==
+                                          std::future_status::ready;
+                           }
+                         }),
+                kp::errc::ok);
+      const auto t0 = std::chrono::steady_clock::now();
+      g.wait();
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+      waited.set_value();
+    }
+    EXPECT_EQ(ran.load(), 1000);
+    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    EXPECT_TRUE(blocked_ok.load());
+  }
+}
+
+// Groups whose tasks are run in long same-group streams by several threads, nested: every task
+// is counted once and every wait returns.
+TEST(PoolGroup, StreamsOfOneGroupsTasksOnManyThreads) {
+  kp::thread_pool p(3);
+  std::atomic<long> ran{0};
+  kp::task_group outer(p);
+  for (int k = 0; k < 8; ++k) {
+    outer.run([&] {
+      kp::task_group inner(p);
+      for (int i = 0; i < 5000; ++i) {
+        inner.run([&] { ran.fetch_add(1, std::memory_order_relaxed); });
+      }
+      inner.wait();
+    });
+  }
+  outer.wait();
+  EXPECT_EQ(ran.load(), 8 * 5000);
 }

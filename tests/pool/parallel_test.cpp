@@ -53,6 +53,31 @@ TEST(PoolParallelFor, ChunksCoverTheRangeAndRespectGrain) {
   }
 }
 
+// Lazy splitting: tasks are made only when the running thread's queue is empty, not one per chunk.
+TEST(PoolParallelFor, MakesFarFewerTasksThanChunks) {
+  kp::thread_pool p(2);
+  constexpr std::size_t kN = std::size_t{1} << 20, kGrain = 16;
+  std::vector<std::atomic<std::uint8_t>> hits(kN);
+  std::atomic<std::size_t> chunks{0};
+  const std::uint64_t before = p.stats().submitted;
+  kp::parallel_for_chunks(
+      p, 0, kN,
+      [&](std::size_t lo, std::size_t hi) {
+        ASSERT_LE(hi - lo, kGrain);
+        chunks.fetch_add(1, std::memory_order_relaxed);
+        for (std::size_t i = lo; i < hi; ++i) {
+          hits[i].fetch_add(1, std::memory_order_relaxed);
+        }
+      },
+      kGrain);
+  const std::uint64_t tasks = p.stats().submitted - before;
+  EXPECT_GE(chunks.load(), kN / kGrain);
+  EXPECT_LT(tasks, kN / kGrain / 8) << chunks.load() << " chunks";
+  for (std::size_t i = 0; i < kN; ++i) {
+    ASSERT_EQ(hits[i].load(), 1) << i;
+  }
+}
+
 TEST(PoolParallelFor, RethrowsAndStopsEarly) {
   kp::thread_pool p(2);
   std::atomic<std::size_t> done{0};

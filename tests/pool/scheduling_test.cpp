@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -249,4 +250,23 @@ TEST(PoolSize, DefaultIsTheAffinityMask) {
   EXPECT_EQ(p.size(), kp::thread_pool::default_threads());
   EXPECT_GE(p.size(), 1u);
   EXPECT_THROW(kp::thread_pool(100000), std::invalid_argument);
+}
+
+// Submissions from outside timed to land while workers are going to sleep (the spin before
+// parking is 50 us by default): every task must start without help from a later submission.
+// Outside submitters publish with plain stores and sleepers fence for them (docs/pool.md).
+TEST(PoolWake, SubmitsRacingWithWorkersFallingAsleepAreNeverLost) {
+  for (std::size_t threads : {1u, 2u}) {
+    kp::thread_pool p(threads);
+    for (int i = 0; i < 600; ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(20 + (i * 37) % 90));
+      auto ran = std::make_shared<std::atomic<bool>>(false);  // outlives a failed wait
+      ASSERT_EQ(p.detach([ran] { ran->store(true, std::memory_order_release); }), kp::errc::ok);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (!ran->load(std::memory_order_acquire)) {
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "task " << i << " never started";
+        std::this_thread::yield();
+      }
+    }
+  }
 }

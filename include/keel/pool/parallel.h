@@ -8,8 +8,10 @@
 //       [&](std::size_t lo, std::size_t hi, double acc) { for (; lo < hi; ++lo) acc += v[lo];
 //       return acc; }, std::plus<>{});
 //
-// grain: the largest number of indices one task handles; 0 picks one from the range size and the
-// number of workers (about 8 chunks per worker).
+// grain: the largest number of indices one call of the body handles; 0 picks one from the range
+// size and the number of workers (about 8 chunks per worker). A loop makes a task only when the
+// thread running a range has nothing queued for others to take (lazy binary splitting), so a
+// small grain costs a call per chunk, not a task per chunk.
 #pragma once
 
 #include <algorithm>
@@ -32,21 +34,36 @@ inline std::size_t auto_grain(std::size_t n, std::size_t workers) noexcept {
   return std::max<std::size_t>(1, (n + chunks - 1) / chunks);
 }
 
-// Splits [b, e) in halves, queueing the upper half, until a chunk is at most `grain` long.
+struct group_access {
+  static bool local_queue_empty(const task_group& g) noexcept { return g.local_queue_empty(); }
+};
+
+// Lazy binary splitting: runs [b, e) in pieces of `grain` from the front, and before each piece
+// hands the upper half of what is left to the group if the calling thread's queue is empty (a
+// thief took what it had, or nothing was there), so tasks are made only where another thread may
+// take them; a range nobody steals is run by one task.
 template <class F>
-void split_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F& chunk) {
-  while (e - b > grain) {
-    const std::size_t mid = b + (e - b) / 2;
-    if (g.run([&g, mid, e, grain, &chunk] { split_run(g, mid, e, grain, chunk); }) != errc::ok) {
-      break;
-    }
-    e = mid;
-  }
-  if (g.is_cancelled()) {
-    return;
-  }
+void lbs_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F& chunk) {
   try {
-    chunk(b, e);
+    bool may_split = true;
+    while (e - b > grain) {
+      if (g.is_cancelled()) {
+        return;
+      }
+      if (may_split && group_access::local_queue_empty(g)) {
+        const std::size_t mid = b + (e - b) / 2;
+        if (g.run([&g, mid, e, grain, &chunk] { lbs_run(g, mid, e, grain, chunk); }) == errc::ok) {
+          e = mid;
+          continue;
+        }
+        may_split = false;  // the pool refuses work: the rest runs here
+      }
+      chunk(b, b + grain);
+      b += grain;
+    }
+    if (!g.is_cancelled()) {
+      chunk(b, e);
+    }
   } catch (...) {
     g.cancel();
     throw;
@@ -71,7 +88,7 @@ void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&&
   }
   task_group g(p);
   try {
-    detail::split_run(g, begin, end, grain, chunk);
+    detail::lbs_run(g, begin, end, grain, chunk);
   } catch (...) {
     g.cancel();
     try {

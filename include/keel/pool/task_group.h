@@ -27,7 +27,11 @@ namespace keel::pool {
 
 enum class group_status : std::uint8_t { complete, cancelled };
 
+class task_group;
+
 namespace detail {
+
+struct group_access;
 
 inline bool group_done(std::uint32_t w) noexcept { return (w & ~kWaiterBit) == 0; }
 
@@ -44,21 +48,60 @@ struct group_state {
     errors.push_back(std::move(e));
     has_errors.store(true, std::memory_order_release);
   }
-  void finish() noexcept {
+  // Counts n tasks as finished.
+  void finish(std::uint32_t n) noexcept {
     scheduler* s = sched;  // the group may be gone once pending reaches zero
-    std::uint32_t old = pending.fetch_sub(1, std::memory_order_acq_rel);
-    if ((old & ~kWaiterBit) == 1 && (old & kWaiterBit)) {
+    std::uint32_t old = pending.fetch_sub(n, std::memory_order_acq_rel);
+    if ((old & ~kWaiterBit) == n && (old & kWaiterBit)) {
       notify_waiters(s);
     }
   }
 };
 
-template <class F>
-struct group_task final : task_node {
+// Subtracts the calling thread's deferred completions (see group_defer).
+inline void flush_group_defer(group_defer& d) noexcept {
+  if (d.n != 0) {
+    group_state* g = d.g;
+    const std::uint32_t n = d.n;
+    d.n = 0;
+    d.g = nullptr;
+    g->finish(n);
+  }
+}
+
+// A task of group g finished: counted at once, or deferred inside scheduler::run_task (the
+// group cannot complete while the thread that holds deferred completions runs one of its
+// tasks, and run_task flushes before it runs anything else).
+inline void finish_group_task(group_state* g, task_fn fn) noexcept {
+  group_defer& d = tls_group_defer;
+  if (!d.armed) {
+    g->finish(1);
+    return;
+  }
+  if (d.g != g) {
+    flush_group_defer(d);
+    d.g = g;
+  }
+  d.fn = fn;
+  ++d.n;
+}
+
+struct group_task_base : task_node {
   group_state* g;
+  explicit group_task_base(group_state* gs) : g(gs) {}
+};
+
+// True when t is a task of the group whose completions d defers (same execute function, so the
+// same group_task type, and the same group).
+inline bool same_group(const group_defer& d, const task_node* t) noexcept {
+  return t->fn == d.fn && static_cast<const group_task_base*>(t)->g == d.g;
+}
+
+template <class F>
+struct group_task final : group_task_base {
   F f;
   template <class G>
-  group_task(group_state* gs, G&& body) : g(gs), f(static_cast<G&&>(body)) {
+  group_task(group_state* gs, G&& body) : group_task_base(gs), f(static_cast<G&&>(body)) {
     this->fn = &execute;
   }
   static bool execute(task_node* n, run_mode m) {
@@ -76,7 +119,7 @@ struct group_task final : task_node {
       }
     }
     destroy_task(self);  // captures die before the group can complete
-    g->finish();
+    finish_group_task(g, &execute);
     return !skip;
   }
 };
@@ -172,6 +215,15 @@ class task_group {
   thread_pool& pool() const noexcept { return *pool_; }
 
  private:
+  friend struct detail::group_access;
+
+  // See detail::local_queue_empty: the slot counts only where run() would push onto it.
+  bool local_queue_empty() const noexcept {
+    // Only the owner reads slot_ and in_wait_ (its own state); other threads never use the slot.
+    const bool own_slot = std::this_thread::get_id() == owner_ && !in_wait_ && slot_ >= 0;
+    return detail::local_queue_empty(g_.sched, own_slot ? slot_ : -1);
+  }
+
   static constexpr std::uint32_t kMaxPending = detail::kWaiterBit - 1;
   static constexpr std::uint32_t kReserve = 16;
 

@@ -29,6 +29,18 @@ struct task_node {
   cancel_state* token = nullptr;  // owned reference, or nullptr; released by fn
 };
 
+// Completions of group tasks that the calling thread has not subtracted from the group's pending
+// count yet: a thread that runs several tasks of one group in a row (scheduler::run_task arms
+// this) subtracts them at once when it turns to anything else. See docs/pool.md.
+struct group_state;
+struct group_defer {
+  task_fn fn = nullptr;  // the execute function of the last counted task
+  group_state* g = nullptr;
+  std::uint32_t n = 0;  // completions not yet subtracted from g
+  bool armed = false;   // inside scheduler::run_task
+};
+inline thread_local group_defer tls_group_defer;
+
 // Task memory: small per-thread caches in front of operator new (see docs/pool.md).
 void* task_alloc(std::size_t bytes);
 void task_free(void* p, std::size_t bytes) noexcept;
@@ -84,6 +96,11 @@ void notify_waiters(scheduler* s) noexcept;
 int claim_slot(scheduler* s) noexcept;
 void release_slot(scheduler* s, int slot) noexcept;
 errc push_slot(scheduler* s, int slot, task_node* t) noexcept;
+
+// True when the queue the calling thread's next group task would go to holds nothing: its own
+// deque on a worker, external slot `slot` (or -1), else the shared normal queue. A hint for the
+// parallel loops, which split their range only then (lazy binary splitting).
+bool local_queue_empty(const scheduler* s, int slot) noexcept;
 
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept;
 // True when the calling thread is one of `s`'s workers.
