@@ -49,53 +49,79 @@ class bincode_error : public std::runtime_error {
 };
 
 // Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+// Layout: the error code (error_code::ok on success) and a union of the value and the error's
+// offset, so a successful result<size_t> is 16 bytes, trivially copyable and returned in two
+// registers (two stores where it has to be in memory).
 template <class T>
 class result {
+  static constexpr bool trivial = std::is_trivially_copyable_v<T>;
+
  public:
-  result(T v) : ok_(true) { ::new (&value_) T(std::move(v)); }  // NOLINT: implicit on purpose
-  result(bincode::error e) : error_(e) {}                       // NOLINT
-  result(const result& o) : ok_(o.ok_), error_(o.error_) {
-    if (ok_) ::new (&value_) T(o.value_);
+  result(T v) : code_(error_code::ok) { ::new (&value_) T(std::move(v)); }  // NOLINT: implicit
+  result(bincode::error e) : code_(e.code), offset_(e.offset) {}            // NOLINT
+  result(const result& o) requires trivial = default;
+  result(const result& o) : code_(o.code_), offset_(0) {
+    if (ok())
+      ::new (&value_) T(o.value_);
+    else
+      offset_ = o.offset_;
   }
+  result(result&& o) requires trivial = default;
   result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
-      : ok_(o.ok_), error_(o.error_) {
-    if (ok_) ::new (&value_) T(std::move(o.value_));
+      : code_(o.code_), offset_(0) {
+    if (ok())
+      ::new (&value_) T(std::move(o.value_));
+    else
+      offset_ = o.offset_;
   }
-  result& operator=(result o) {
-    this->~result();
-    ::new (this) result(std::move(o));
+  result& operator=(const result& o) requires trivial = default;
+  result& operator=(const result& o) {
+    if (this != &o) {
+      this->~result();
+      ::new (this) result(o);
+    }
     return *this;
   }
+  result& operator=(result&& o) requires trivial = default;
+  result& operator=(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    if (this != &o) {
+      this->~result();
+      ::new (this) result(std::move(o));
+    }
+    return *this;
+  }
+  ~result() requires trivial = default;
   ~result() {
-    if (ok_) value_.~T();
+    if (ok()) value_.~T();
   }
 
-  bool ok() const noexcept { return ok_; }
-  explicit operator bool() const noexcept { return ok_; }
-  const bincode::error& error() const noexcept { return error_; }
+  bool ok() const noexcept { return code_ == error_code::ok; }
+  explicit operator bool() const noexcept { return ok(); }
+  // The error; {error_code::ok, 0} on success.
+  bincode::error error() const noexcept { return {code_, ok() ? 0 : offset_}; }
   T& operator*() & noexcept { return value_; }
   const T& operator*() const& noexcept { return value_; }
   T&& operator*() && noexcept { return std::move(value_); }
   T* operator->() noexcept { return &value_; }
   const T* operator->() const noexcept { return &value_; }
   T& value() & {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return value_;
   }
   const T& value() const& {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return value_;
   }
   T&& value() && {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return std::move(value_);
   }
 
  private:
-  bool ok_ = false;
-  bincode::error error_{};
+  error_code code_;
   union {
-    T value_;
+    std::size_t offset_;  // when !ok()
+    T value_;             // when ok()
   };
 };
 
