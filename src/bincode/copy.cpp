@@ -4,10 +4,10 @@
 // inline 0.86 s, out of line 0.56 s; encoding 2 KiB blocks: 0.14 s vs 0.11 s. Blocks of at most
 // 64 bytes in the whole-vector fast paths are copied inline (copy_upto64, wire.h).
 //
-// The copy itself is chosen once, at the first call: where the CPU has AVX-512F, the kernel of
-// copy_kernel.h for 2113 .. 16384 bytes (memcpy for other sizes); the C library's memcpy
-// otherwise. Same-binary A/B, `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating
-// runs of 9 rounds, load average ~10): memcpy 0.91..1.05, kernel 1.37..1.74.
+// The copy: the C library's memcpy, except for 2113 .. 16384 bytes where the CPU has AVX-512F:
+// the kernel of copy_kernel.h (chosen once, at the first call in that range). Same-binary A/B,
+// `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating runs of 9 rounds, load average
+// ~10): memcpy 0.91..1.05, kernel 1.37..1.74.
 #include <atomic>
 #include <cstring>
 
@@ -23,7 +23,7 @@ void copy_libc(void* dst, const void* src, std::size_t n) noexcept { std::memcpy
 
 copy_fn pick_copy() noexcept {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") ? copy_block_avx512 : copy_libc;
+  return __builtin_cpu_supports("avx512f") ? copy_kernel_avx512 : copy_libc;
 }
 
 void copy_first(void* dst, const void* src, std::size_t n) noexcept;
@@ -39,7 +39,10 @@ void copy_first(void* dst, const void* src, std::size_t n) noexcept {
 }  // namespace
 
 void copy_block(void* dst, const void* src, std::size_t n) noexcept {
-  chosen_copy.load(std::memory_order_relaxed)(dst, src, n);
+  if (n - copy_kernel_min <= copy_kernel_max - copy_kernel_min)
+    chosen_copy.load(std::memory_order_relaxed)(dst, src, n);
+  else
+    std::memcpy(dst, src, n);
 }
 
 }  // namespace keel::bincode::detail

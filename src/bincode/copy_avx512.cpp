@@ -2,8 +2,6 @@
 // has it).
 #include <immintrin.h>
 
-#include <cstring>
-
 #include "bincode/copy_kernel.h"
 
 namespace keel::bincode::detail {
@@ -16,12 +14,9 @@ struct avx512_vec {
 };
 }  // namespace
 
-void copy_block_avx512(void* dst, const void* src, std::size_t n) noexcept {
-  if (n - copy_kernel_min <= copy_kernel_max - copy_kernel_min)
-    copy_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src),
-                            n);
-  else
-    std::memcpy(dst, src, n);
+void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept {
+  copy_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src),
+                          n);
 }
 
 }  // namespace keel::bincode::detail

@@ -45,8 +45,7 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
   V::storeu(d, head);
 }
 
-// The AVX-512 entry point (any n): copy_kernel for copy_kernel_min .. copy_kernel_max bytes,
-// memcpy otherwise.
-void copy_block_avx512(void* dst, const void* src, std::size_t n) noexcept;
+// copy_kernel with AVX-512 vectors, for copy_kernel_min .. copy_kernel_max bytes.
+void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept;
 
 }  // namespace keel::bincode::detail

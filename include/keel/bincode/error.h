@@ -48,52 +48,80 @@ class bincode_error : public std::runtime_error {
   bincode::error error_;
 };
 
-// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
-// Layout: the error code (error_code::ok on success) and a union of the value and the error's
-// offset, so a successful result<size_t> is 16 bytes, trivially copyable and returned in two
-// registers (two stores where it has to be in memory).
-template <class T>
-class result {
-  static constexpr bool trivial = std::is_trivially_copyable_v<T>;
+namespace detail {
+// result<T>'s storage: the error code (error_code::ok on success) and a union of the value and
+// the error's offset. For a trivially copyable T every special member is trivial, so a
+// successful result<size_t> is 16 bytes, returned in two registers.
+template <class T, bool = std::is_trivially_copyable_v<T>>
+class result_base {
+ protected:
+  struct value_tag {};
+  result_base(value_tag, T v) : code_(error_code::ok), value_(std::move(v)) {}
+  explicit result_base(error e) : code_(e.code), offset_(e.offset) {}
 
- public:
-  result(T v) : code_(error_code::ok) { ::new (&value_) T(std::move(v)); }  // NOLINT: implicit
-  result(bincode::error e) : code_(e.code), offset_(e.offset) {}            // NOLINT
-  result(const result& o) requires trivial = default;
-  result(const result& o) : code_(o.code_), offset_(0) {
-    if (ok())
+  error_code code_;
+  union {
+    std::size_t offset_;  // when code_ != ok
+    T value_;             // when code_ == ok
+  };
+};
+
+template <class T>
+class result_base<T, false> {
+ protected:
+  struct value_tag {};
+  result_base(value_tag, T v) : code_(error_code::ok) { ::new (&value_) T(std::move(v)); }
+  explicit result_base(error e) : code_(e.code), offset_(e.offset) {}
+  result_base(const result_base& o) : code_(o.code_), offset_(0) {
+    if (code_ == error_code::ok)
       ::new (&value_) T(o.value_);
     else
       offset_ = o.offset_;
   }
-  result(result&& o) requires trivial = default;
-  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+  result_base(result_base&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
       : code_(o.code_), offset_(0) {
-    if (ok())
+    if (code_ == error_code::ok)
       ::new (&value_) T(std::move(o.value_));
     else
       offset_ = o.offset_;
   }
-  result& operator=(const result& o) requires trivial = default;
-  result& operator=(const result& o) {
+  result_base& operator=(const result_base& o) {
     if (this != &o) {
-      this->~result();
-      ::new (this) result(o);
+      this->~result_base();
+      ::new (this) result_base(o);
     }
     return *this;
   }
-  result& operator=(result&& o) requires trivial = default;
-  result& operator=(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
+  result_base& operator=(result_base&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
     if (this != &o) {
-      this->~result();
-      ::new (this) result(std::move(o));
+      this->~result_base();
+      ::new (this) result_base(std::move(o));
     }
     return *this;
   }
-  ~result() requires trivial = default;
-  ~result() {
-    if (ok()) value_.~T();
+  ~result_base() {
+    if (code_ == error_code::ok) value_.~T();
   }
+
+  error_code code_;
+  union {
+    std::size_t offset_;  // when code_ != ok
+    T value_;             // when code_ == ok
+  };
+};
+}  // namespace detail
+
+// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+template <class T>
+class result : detail::result_base<T> {
+  using base = detail::result_base<T>;
+  using base::code_;
+  using base::offset_;
+  using base::value_;
+
+ public:
+  result(T v) : base(typename base::value_tag{}, std::move(v)) {}  // NOLINT: implicit on purpose
+  result(bincode::error e) : base(e) {}                            // NOLINT
 
   bool ok() const noexcept { return code_ == error_code::ok; }
   explicit operator bool() const noexcept { return ok(); }
@@ -116,13 +144,6 @@ class result {
     if (!ok()) throw bincode_error(error());
     return std::move(value_);
   }
-
- private:
-  error_code code_;
-  union {
-    std::size_t offset_;  // when !ok()
-    T value_;             // when ok()
-  };
 };
 
 }  // namespace keel::bincode
