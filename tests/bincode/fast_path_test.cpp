@@ -4,12 +4,15 @@
 // one-field tuple, whose wire bytes are the vector's own.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <tuple>
 #include <vector>
 
+#include "bincode/copy_kernel.h"
 #include "keel/bincode.h"
 
 namespace kb = keel::bincode;
@@ -98,6 +101,7 @@ void check_decode(std::size_t n) {
       }
     }
     bytes forged = b;
+    ASSERT_GE(forged.size(), 8u);
     forged[7] = 0x40;  // length about 2^62 (little or big endian: a huge value either way)
     forged[0] = 0x40;
     std::vector<E> got;
@@ -139,6 +143,43 @@ TEST(BincodeFastPath, DecodeReusesCapacity) {
   EXPECT_EQ(*r, 72u);
   EXPECT_EQ(got, v);
   EXPECT_EQ(got.data(), data);
+}
+
+// The block copy (copy.cpp: the AVX-512 kernel for 2113 .. 16384 bytes where the CPU has it,
+// memcpy otherwise) at every size around the kernel's boundaries and every destination and source
+// offset within a vector: the bytes equal the source and nothing around the destination changes.
+void check_copy(void (*copy)(void*, const void*, std::size_t) noexcept) {
+  const std::size_t copy_sizes[] = {0,    1,    64,   65,   255,  256,  2112,  2113,  2114,  2175,
+                                    2176, 2177, 2368, 4095, 4096, 4097, 10000, 16383, 16384, 16385};
+  std::vector<std::uint8_t> src(16385 + 128), dst(16385 + 256);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 131 + 7);
+  for (std::size_t n : copy_sizes) {
+    for (std::size_t d_off : {0u, 1u, 8u, 31u, 63u}) {
+      for (std::size_t s_off : {0u, 8u, 33u}) {
+        std::fill(dst.begin(), dst.end(), std::uint8_t{0xEE});
+        copy(dst.data() + 64 + d_off, src.data() + s_off, n);
+        for (std::size_t i = 0; i < dst.size(); ++i) {
+          const bool inside = i >= 64 + d_off && i < 64 + d_off + n;
+          const std::uint8_t want = inside ? src[s_off + i - 64 - d_off] : std::uint8_t{0xEE};
+          ASSERT_EQ(dst[i], want) << "n " << n << " dst+" << d_off << " src+" << s_off << " at "
+                                  << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
+  check_copy(kb::detail::copy_block);
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernel is not used";
+  // The kernel alone, within its range.
+  check_copy([](void* d, const void* s, std::size_t n) noexcept {
+    if (n >= kb::detail::copy_kernel_min && n <= kb::detail::copy_kernel_max)
+      kb::detail::copy_kernel_avx512(d, s, n);
+    else
+      std::memcpy(d, s, n);
+  });
 }
 
 }  // namespace

@@ -23,44 +23,68 @@ result<std::size_t> decode_general(T& out, std::span<const std::uint8_t> in, con
   });
 }
 
-// The fast path of decode_into() a std::vector of memcpy-able elements under a fixint config in
-// the machine's byte order, with no limit below the input size: length check, resize, one copy
-// (inline up to 64 bytes). False (nothing changed) when it does not apply or the input is bad:
-// the general path then decodes and reports the error.
+// The whole-vector fast path of decode_into(): a std::vector of memcpy-able elements under a
+// fixint config in the machine's byte order.
 template <class T>
-KEEL_BINCODE_INLINE bool decode_block_fast(T& out, std::span<const std::uint8_t> in,
-                                           const config& c, std::size_t& used) {
+inline constexpr bool decode_block_fast = [] {
   if constexpr (length_prefixed_block<T>::value) {
-    using E = typename length_prefixed_block<T>::element;
-    if constexpr (length_prefixed_block<T>::owning && memcpy_decodable<native_fixint, E>) {
-      if (!is_native_fixint(c) || in.size() < 8 || c.limit < in.size()) return false;
-      std::uint64_t len;
-      std::memcpy(&len, in.data(), 8);
-      if (len > (in.size() - 8) / sizeof(E)) return false;
-      const std::size_t bytes = static_cast<std::size_t>(len) * sizeof(E);
-      if (c.reject_trailing && 8 + bytes != in.size()) return false;
-      if (out.size() != len) out.resize(static_cast<std::size_t>(len));  // resize may not inline
-      auto* dst = reinterpret_cast<std::uint8_t*>(out.data());
-      if (bytes <= 64)
-        copy_upto64(dst, in.data() + 8, bytes);
-      else
-        copy_block(dst, in.data() + 8, bytes);
-      used = 8 + bytes;
-      return true;
-    }
+    if constexpr (length_prefixed_block<T>::owning)
+      return memcpy_decodable<native_fixint, typename length_prefixed_block<T>::element>;
   }
-  (void)out, (void)in, (void)c, (void)used;
   return false;
+}();
+
+// The element count of a well-formed fast-path input, or npos (bad, truncated, over the limit,
+// trailing bytes rejected): the general path then decodes and reports the error.
+template <class E>
+KEEL_BINCODE_INLINE std::size_t block_count(std::span<const std::uint8_t> in,
+                                            const config& c) noexcept {
+  if (!is_native_fixint(c) || in.size() < 8 || c.limit < in.size()) return npos;
+  std::uint64_t len;
+  std::memcpy(&len, in.data(), 8);
+  if (len > (in.size() - 8) / sizeof(E)) return npos;
+  if (c.reject_trailing && 8 + len * sizeof(E) != in.size()) return npos;
+  return static_cast<std::size_t>(len);
+}
+
+// The rest of decode_into() for a fast-path type, out of line so that the inline part needs no
+// saved registers: an `out` of another size (resized), or the general path.
+template <class T>
+[[gnu::noinline]] result<std::size_t> decode_block_other(T& out, std::span<const std::uint8_t> in,
+                                                         config c) {
+  using E = typename length_prefixed_block<T>::element;
+  const std::size_t len = block_count<E>(in, c);
+  if (len == npos) return decode_general(out, in, c);
+  out.resize(len);
+  const std::size_t bytes = len * sizeof(E);
+  copy_block(out.data(), in.data() + 8, bytes);
+  return 8 + bytes;
 }
 }  // namespace detail
 
 // Decodes into an existing object (reusing its vectors' and strings' capacity); returns the bytes
-// the value used. On error `out` holds a partly decoded value.
+// the value used. On error `out` holds a partly decoded value. A std::vector of memcpy-able
+// elements under a fixint config in the machine's byte order, decoded into a vector of the right
+// size already (a reused object), is a few checks and one copy (inline up to 64 bytes).
 template <class T>
-result<std::size_t> decode_into(T& out, std::span<const std::uint8_t> in,
-                                const config& c = standard()) {
-  if (std::size_t n{}; detail::decode_block_fast(out, in, c, n)) return n;
-  return detail::decode_general(out, in, c);
+KEEL_BINCODE_INLINE result<std::size_t> decode_into(T& out, std::span<const std::uint8_t> in,
+                                                    const config& c = standard()) {
+  if constexpr (detail::decode_block_fast<T>) {
+    using E = typename detail::length_prefixed_block<T>::element;
+    const std::size_t len = detail::block_count<E>(in, c);
+    if (KEEL_BINCODE_LIKELY(len != npos && out.size() == len)) {
+      const std::size_t bytes = len * sizeof(E);
+      auto* dst = reinterpret_cast<std::uint8_t*>(out.data());
+      if (bytes <= 64)
+        detail::copy_upto64(dst, in.data() + 8, bytes);
+      else
+        detail::copy_block(dst, in.data() + 8, bytes);
+      return 8 + bytes;
+    }
+    return detail::decode_block_other(out, in, c);
+  } else {
+    return detail::decode_general(out, in, c);
+  }
 }
 
 // Decodes a new T (default-constructed first).

@@ -44,47 +44,66 @@ result<std::size_t> encode_general(const T& v, std::vector<std::uint8_t, A>& out
   });
 }
 
-// The fast path of encode() into a vector: a vector/span of memcpy-able elements under a fixint
-// config in the machine's byte order, into a vector whose capacity already holds it: one size
-// update, the length, one copy (inline up to 64 bytes). False when it does not apply.
+// The whole-vector fast path of encode() into a vector: a vector/span of memcpy-able elements
+// under a fixint config in the machine's byte order.
+template <class T>
+inline constexpr bool encode_block_fast = [] {
+  if constexpr (length_prefixed_block<T>::value)
+    return memcpy_encodable<native_fixint, typename length_prefixed_block<T>::element>;
+  else
+    return false;
+}();
+
+// The u64 length then the payload, into p (8 + bytes long).
+KEEL_BINCODE_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* src,
+                                                   std::size_t count, std::size_t bytes) noexcept {
+  const std::uint64_t len = count;
+  std::memcpy(p, &len, 8);
+  if (bytes <= 64)
+    copy_upto64(p + 8, static_cast<const std::uint8_t*>(src), bytes);
+  else
+    copy_block(p + 8, src, bytes);
+}
+
+// The rest of encode() for a fast-path type, out of line so that the inline part needs no saved
+// registers: an `out` of another size but enough capacity (resized, no reallocation; with
+// keel::bincode::buffer no zero fill), or the general path (other configs, no capacity).
 template <class T, class A>
-KEEL_BINCODE_INLINE bool encode_block_fast(const T& v, std::vector<std::uint8_t, A>& out,
-                                           const config& c, std::size_t& size) {
-  if constexpr (length_prefixed_block<T>::value) {
-    using E = typename length_prefixed_block<T>::element;
-    if constexpr (memcpy_encodable<native_fixint, E>) {
-      const std::size_t bytes = v.size() * sizeof(E), n = 8 + bytes;
-      if (!is_native_fixint(c) || n > out.capacity() || over_encode_limit(c, n)) return false;
-      if (out.size() != n)
-        out.resize(n);  // within the capacity: no reallocation; a reused
-                        // buffer of the same size skips the (out-of-line) call
-      std::uint8_t* const p = out.data();
-      const auto* src = reinterpret_cast<const std::uint8_t*>(v.data());
-      const std::uint64_t len = v.size();
-      std::memcpy(p, &len, 8);
-      if (bytes <= 64)
-        copy_upto64(p + 8, src, bytes);
-      else if (bytes <= 256)
-        std::memcpy(p + 8, src, bytes);
-      else
-        copy_block(p + 8, src, bytes);
-      size = n;
-      return true;
-    }
-  }
-  (void)v, (void)out, (void)c, (void)size;
-  return false;
+[[gnu::noinline]] result<std::size_t> encode_block_other(const T& v,
+                                                         std::vector<std::uint8_t, A>& out,
+                                                         config c) {
+  const std::size_t bytes = v.size() * sizeof(typename length_prefixed_block<T>::element);
+  const std::size_t n = 8 + bytes;
+  if (!is_native_fixint(c) || n > out.capacity() || over_encode_limit(c, n))
+    return encode_general(v, out, c);
+  out.resize(n);
+  put_length_prefixed_block(out.data(), v.data(), v.size(), bytes);
+  return n;
 }
 }  // namespace detail
 
 // Replaces `out`'s contents with the encoding of `v`, reusing its capacity; returns the size.
 // Nothing is zero-filled when `out` already had at least that many bytes, or when its allocator
-// default-initialises (keel::bincode::buffer).
+// default-initialises (keel::bincode::buffer). A vector/span of memcpy-able elements under a
+// fixint config in the machine's byte order, into an `out` of the right size already (a reused
+// buffer), is a few checks, the length and one copy (inline up to 64 bytes).
 template <class T, class A>
-result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
-                           const config& c = standard()) {
-  if (std::size_t n{}; detail::encode_block_fast(v, out, c, n)) return n;
-  return detail::encode_general(v, out, c);
+KEEL_BINCODE_INLINE result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
+                                               const config& c = standard()) {
+  if constexpr (detail::encode_block_fast<T>) {
+    const std::size_t bytes = v.size() * sizeof(typename detail::length_prefixed_block<T>::element);
+    // No vector or span holds more bytes than that (and GCC then knows 8 + bytes does not wrap).
+    if (bytes > static_cast<std::size_t>(PTRDIFF_MAX)) __builtin_unreachable();
+    const std::size_t n = 8 + bytes;
+    if (KEEL_BINCODE_LIKELY(detail::is_native_fixint(c) && out.size() == n &&
+                            !detail::over_encode_limit(c, n))) {
+      detail::put_length_prefixed_block(out.data(), v.data(), v.size(), bytes);
+      return n;
+    }
+    return detail::encode_block_other(v, out, c);
+  } else {
+    return detail::encode_general(v, out, c);
+  }
 }
 
 // Appends the encoding of `v` to `out`; returns the bytes added.

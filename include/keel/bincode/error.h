@@ -48,55 +48,102 @@ class bincode_error : public std::runtime_error {
   bincode::error error_;
 };
 
-// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+namespace detail {
+// result<T>'s storage: the error code (error_code::ok on success) and a union of the value and
+// the error's offset. For a trivially copyable T every special member is trivial, so a
+// successful result<size_t> is 16 bytes, returned in two registers.
+template <class T, bool = std::is_trivially_copyable_v<T>>
+class result_base {
+ protected:
+  struct value_tag {};
+  result_base(value_tag, T v) : code_(error_code::ok), value_(std::move(v)) {}
+  explicit result_base(error e) : code_(e.code), offset_(e.offset) {}
+
+  error_code code_;
+  union {
+    std::size_t offset_;  // when code_ != ok
+    T value_;             // when code_ == ok
+  };
+};
+
 template <class T>
-class result {
- public:
-  result(T v) : ok_(true) { ::new (&value_) T(std::move(v)); }  // NOLINT: implicit on purpose
-  result(bincode::error e) : error_(e) {}                       // NOLINT
-  result(const result& o) : ok_(o.ok_), error_(o.error_) {
-    if (ok_) ::new (&value_) T(o.value_);
+class result_base<T, false> {
+ protected:
+  struct value_tag {};
+  result_base(value_tag, T v) : code_(error_code::ok) { ::new (&value_) T(std::move(v)); }
+  explicit result_base(error e) : code_(e.code), offset_(e.offset) {}
+  result_base(const result_base& o) : code_(o.code_), offset_(0) {
+    if (code_ == error_code::ok)
+      ::new (&value_) T(o.value_);
+    else
+      offset_ = o.offset_;
   }
-  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
-      : ok_(o.ok_), error_(o.error_) {
-    if (ok_) ::new (&value_) T(std::move(o.value_));
+  result_base(result_base&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+      : code_(o.code_), offset_(0) {
+    if (code_ == error_code::ok)
+      ::new (&value_) T(std::move(o.value_));
+    else
+      offset_ = o.offset_;
   }
-  result& operator=(result o) {
-    this->~result();
-    ::new (this) result(std::move(o));
+  result_base& operator=(const result_base& o) {
+    if (this != &o) {
+      this->~result_base();
+      ::new (this) result_base(o);
+    }
     return *this;
   }
-  ~result() {
-    if (ok_) value_.~T();
+  result_base& operator=(result_base&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    if (this != &o) {
+      this->~result_base();
+      ::new (this) result_base(std::move(o));
+    }
+    return *this;
+  }
+  ~result_base() {
+    if (code_ == error_code::ok) value_.~T();
   }
 
-  bool ok() const noexcept { return ok_; }
-  explicit operator bool() const noexcept { return ok_; }
-  const bincode::error& error() const noexcept { return error_; }
+  error_code code_;
+  union {
+    std::size_t offset_;  // when code_ != ok
+    T value_;             // when code_ == ok
+  };
+};
+}  // namespace detail
+
+// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+template <class T>
+class result : detail::result_base<T> {
+  using base = detail::result_base<T>;
+  using base::code_;
+  using base::offset_;
+  using base::value_;
+
+ public:
+  result(T v) : base(typename base::value_tag{}, std::move(v)) {}  // NOLINT: implicit on purpose
+  result(bincode::error e) : base(e) {}                            // NOLINT
+
+  bool ok() const noexcept { return code_ == error_code::ok; }
+  explicit operator bool() const noexcept { return ok(); }
+  // The error; {error_code::ok, 0} on success.
+  bincode::error error() const noexcept { return {code_, ok() ? 0 : offset_}; }
   T& operator*() & noexcept { return value_; }
   const T& operator*() const& noexcept { return value_; }
   T&& operator*() && noexcept { return std::move(value_); }
   T* operator->() noexcept { return &value_; }
   const T* operator->() const noexcept { return &value_; }
   T& value() & {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return value_;
   }
   const T& value() const& {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return value_;
   }
   T&& value() && {
-    if (!ok_) throw bincode_error(error_);
+    if (!ok()) throw bincode_error(error());
     return std::move(value_);
   }
-
- private:
-  bool ok_ = false;
-  bincode::error error_{};
-  union {
-    T value_;
-  };
 };
 
 }  // namespace keel::bincode

@@ -145,7 +145,7 @@ KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
   }
 }
 
-// A memcpy kept out of line (src/bincode/copy.cpp says why).
+// The block copy, out of line (src/bincode/copy.cpp says why and which copy it uses).
 void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 
 // A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones

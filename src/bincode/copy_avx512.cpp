@@ -1,0 +1,22 @@
+// copy_kernel with 64-byte AVX-512 vectors (compiled with -mavx512f; called only where the CPU
+// has it).
+#include <immintrin.h>
+
+#include "bincode/copy_kernel.h"
+
+namespace keel::bincode::detail {
+namespace {
+struct avx512_vec {
+  static constexpr std::size_t width = 64;
+  static __m512i loadu(const std::uint8_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static void storeu(std::uint8_t* p, __m512i r) noexcept { _mm512_storeu_si512(p, r); }
+  static void store_aligned(std::uint8_t* p, __m512i r) noexcept { _mm512_store_si512(p, r); }
+};
+}  // namespace
+
+void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept {
+  copy_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src),
+                          n);
+}
+
+}  // namespace keel::bincode::detail
