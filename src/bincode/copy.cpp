@@ -8,7 +8,11 @@
 // the kernel of copy_kernel.h (chosen once, at the first call in that range). Same-binary A/B,
 // `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating runs of 9 rounds, load average
 // ~10): memcpy 0.91..1.05, kernel 1.37..1.74.
+//
+// KEEL_BINCODE_ISA=scalar forces the C library's memcpy everywhere (=avx512 asks for the kernel,
+// used only where the CPU has it); read once, at that first call.
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "bincode/copy_kernel.h"
@@ -23,6 +27,8 @@ void copy_libc(void* dst, const void* src, std::size_t n) noexcept { std::memcpy
 
 copy_fn pick_copy() noexcept {
   __builtin_cpu_init();
+  const char* want = std::getenv("KEEL_BINCODE_ISA");  // NOLINT(concurrency-mt-unsafe): read once
+  if (want && std::strcmp(want, "scalar") == 0) return copy_libc;
   return __builtin_cpu_supports("avx512f") ? copy_kernel_avx512 : copy_libc;
 }
 
@@ -37,6 +43,15 @@ void copy_first(void* dst, const void* src, std::size_t n) noexcept {
 }
 
 }  // namespace
+
+const char* copy_block_isa() noexcept {
+  copy_fn f = chosen_copy.load(std::memory_order_relaxed);
+  if (f == copy_first) {
+    f = pick_copy();
+    chosen_copy.store(f, std::memory_order_relaxed);
+  }
+  return f == copy_libc ? "scalar" : "avx512";
+}
 
 void copy_block(void* dst, const void* src, std::size_t n) noexcept {
   if (n - copy_kernel_min <= copy_kernel_max - copy_kernel_min)

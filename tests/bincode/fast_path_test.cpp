@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -167,6 +169,18 @@ void check_copy(void (*copy)(void*, const void*, std::size_t) noexcept) {
       }
     }
   }
+}
+
+// Run by ctest once per KEEL_BINCODE_ISA value (bincode.env_isa_*): the switch picks the copy,
+// and every size and offset is still copied right through it.
+TEST(BincodeEnvIsa, SelectsTheCopy) {
+  const char* want = std::getenv("KEEL_BINCODE_ISA");
+  if (!want) GTEST_SKIP() << "KEEL_BINCODE_ISA not set";
+  __builtin_cpu_init();
+  const std::string expect =
+      std::string(want) == "avx512" && __builtin_cpu_supports("avx512f") ? "avx512" : "scalar";
+  EXPECT_EQ(kb::detail::copy_block_isa(), expect);
+  check_copy(kb::detail::copy_block);
 }
 
 TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {

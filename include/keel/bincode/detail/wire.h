@@ -147,6 +147,8 @@ KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
 
 // The block copy, out of line (src/bincode/copy.cpp says why and which copy it uses).
 void copy_block(void* dst, const void* src, std::size_t n) noexcept;
+// The copy copy_block uses in its kernel range: "avx512" or "scalar" (the C library's memcpy).
+const char* copy_block_isa() noexcept;
 
 // A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones
 // below 16 bytes). Used by the whole-vector fast paths of encode() / decode_into() (A/B in
