@@ -140,6 +140,11 @@ std::vector<keel::bench::record> latency(const keel::bench::context& ctx) {
   const auto rs = runners();
   for (int t : {1, 2}) {
     for (const bool parked : {false, true}) {
+      const std::string base = std::string("latency/") + (parked ? "parked" : "spinning");
+      const std::string suffix = "/t" + std::to_string(t);
+      if (!ctx.wants(base + "/p50" + suffix) && !ctx.wants(base + "/p99" + suffix)) {
+        continue;  // --filter
+      }
       const int chunks = ctx.quick ? 3 : 5;
       const int per_chunk = parked ? (ctx.quick ? 15 : 40) : (ctx.quick ? 200 : 1000);
       const auto gap = parked ? std::chrono::microseconds(5000) : std::chrono::microseconds(0);
@@ -157,11 +162,10 @@ std::vector<keel::bench::record> latency(const keel::bench::context& ctx) {
           sample(submit, per_chunk, gap, samples[k]);
         }
       }
-      const std::string base = std::string("latency/") + (parked ? "parked" : "spinning");
       for (std::size_t k = 0; k < rs.size(); ++k) {
         for (const auto& [label, q] : {std::pair<const char*, double>{"p50", 0.5}, {"p99", 0.99}}) {
           keel::bench::record r;
-          r.case_name = base + "/" + label + "/t" + std::to_string(t);
+          r.case_name = base + "/" + label + suffix;
           r.impl = rs[k].impl;
           r.median_ns = percentile(samples[k], q);
           r.items = 1;
@@ -186,6 +190,9 @@ std::vector<keel::bench::record> idle_cpu(const keel::bench::context& ctx) {
   const auto rs = runners();
   const int reps = ctx.quick ? 1 : 3;
   for (int t : {1, 2}) {
+    if (!ctx.wants("idle-cpu/200ms/t" + std::to_string(t))) {
+      continue;  // --filter
+    }
     std::vector<std::vector<double>> used(rs.size());
     for (int rep = 0; rep < reps; ++rep) {
       for (std::size_t k = 0; k < rs.size(); ++k) {
