@@ -270,7 +270,6 @@ struct stage2 {
   // Positions before `safe` are followed by another position that is at least kPad bytes before
   // the end of the input: one pointer compare clears a string or token for reads past its end.
   const std::uint32_t* safe;
-  node* nodes;
   node* out;
   std::uint8_t* sbase;
   std::uint8_t* sout;
@@ -418,9 +417,13 @@ struct stage2 {
     return scalar_at(tmp, off, tl);
   }
 
-  bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
-               std::size_t wl) noexcept {
-    return avail >= wl && std::memcmp(p, word, wl) == 0 && (avail == wl || !kTokenChar.t[p[wl]]);
+  // Inlined with a constant length: memcmp here was an out-of-line call per true/false/null.
+  KEEL_JSON_INLINE static bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
+                                       std::size_t wl) noexcept {
+    if (avail < wl) return false;
+    for (std::size_t k = 0; k < wl; ++k)
+      if (p[k] != static_cast<std::uint8_t>(word[k])) return false;
+    return avail == wl || !kTokenChar.t[p[wl]];
   }
 
   KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off,
@@ -640,13 +643,20 @@ struct stage2 {
     return put_double(d);
   }
 
-  bool slow_double(const std::uint8_t* s, const std::uint8_t* p, std::size_t off) noexcept {
+  KEEL_JSON_INLINE bool slow_double(const std::uint8_t* s, const std::uint8_t* p,
+                                    std::size_t off) noexcept {
     double d = 0;
+    const error_code e = full_double(s, p, d);
+    return e == error_code::ok ? put_double(d) : fail(e, off);
+  }
+  // Out of line (rare: > 19 digits, or Eisel-Lemire undecided), and static: no `this` escapes.
+  KEEL_JSON_NOINLINE static error_code full_double(const std::uint8_t* s, const std::uint8_t* p,
+                                                   double& d) noexcept {
     const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
                                           reinterpret_cast<const char*>(p), d);
-    if (r.ptr != reinterpret_cast<const char*>(p)) return fail(error_code::invalid_number, off);
-    if (!std::isfinite(d)) return fail(error_code::number_out_of_range, off);
-    return put_double(d);
+    if (r.ptr != reinterpret_cast<const char*>(p)) return error_code::invalid_number;
+    if (!std::isfinite(d)) return error_code::number_out_of_range;
+    return error_code::ok;
   }
 
   // The grammar over the structural positions, walked by pointer. The innermost open container
@@ -661,8 +671,11 @@ struct stage2 {
     const std::uint32_t* ip = idx;
     const std::uint32_t* const end = idx + n;
     std::size_t depth = 0;
-    std::uint64_t cur_start = 0, cur_count = 0;
-    bool cur_obj = false;
+    // The innermost container: its first node, and its element count times two plus one for an
+    // object (one value for both: one fewer live in the grammar loop, and close needs no index
+    // arithmetic).
+    node* cur_start = nullptr;
+    std::uint64_t cur_count = 0;
     // No end check: the positions after the last one are sentinels (see sentinels()).
     auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return buf[*q]; };
     auto bad = [&](const std::uint32_t* q) {
@@ -676,15 +689,14 @@ struct stage2 {
       case '{':
       case '[': {
         if (depth >= max_depth) return fail(error_code::depth_exceeded, *ip);
-        stack[2 * depth] = (cur_start << 1) | cur_obj;
+        stack[2 * depth] = std::bit_cast<std::uint64_t>(cur_start);
         stack[2 * depth + 1] = cur_count;
         ++depth;
-        cur_obj = buf[*ip] == '{';
-        cur_start = static_cast<std::uint64_t>(out - nodes);
-        cur_count = 0;
+        cur_count = buf[*ip] == '{';
+        cur_start = out;
         ++out;
         ++ip;
-        if (cur_obj) {
+        if (cur_count) {
           if (ch(ip) == '}') {
             ++ip;
             goto close;
@@ -701,8 +713,15 @@ struct stage2 {
         if (!string(ip)) return false;
         ip += 2;
         goto after_value;
-      case 0:
       case ']':
+        // A value expected after a comma (an array's first value after '[' was checked there):
+        // a trailing comma, when allowed. Checked here, off the path of every comma.
+        if (opt.allow_trailing_commas && depth > 0 && !(cur_count & 1)) {
+          ++ip;
+          goto close;
+        }
+        return bad(ip);
+      case 0:
       case '}':
       case ',':
       case ':':
@@ -713,7 +732,15 @@ struct stage2 {
         goto after_value;
     }
   key:
-    if (ch(ip) != '"') return bad(ip);
+    if (ch(ip) != '"') [[unlikely]] {
+      // A key expected after a comma ("{}" was checked at the '{'): a trailing comma, when
+      // allowed.
+      if (ch(ip) == '}' && opt.allow_trailing_commas) {
+        ++ip;
+        goto close;
+      }
+      return bad(ip);
+    }
     if (!string(ip)) return false;
     ip += 2;
     if (ch(ip) != ':') return bad(ip);
@@ -721,37 +748,23 @@ struct stage2 {
     goto value;
   after_value:
     if (depth == 0) goto done;
-    ++cur_count;
-    if (cur_obj) {
+    cur_count += 2;
+    if (cur_count & 1) {
       const std::uint8_t c = ch(ip++);
-      if (c == ',') {
-        if (opt.allow_trailing_commas && ch(ip) == '}') {
-          ++ip;
-          goto close;
-        }
-        goto key;
-      }
+      if (c == ',') goto key;
       if (c == '}') goto close;
       return bad(ip - 1);
     } else {
       const std::uint8_t c = ch(ip++);
-      if (c == ',') {
-        if (opt.allow_trailing_commas && ch(ip) == ']') {
-          ++ip;
-          goto close;
-        }
-        goto value;
-      }
+      if (c == ',') goto value;
       if (c == ']') goto close;
       return bad(ip - 1);
     }
   close : {
-    node* const start = nodes + cur_start;
-    start->tag = tag_of(cur_obj ? type::object : type::array, cur_count);
-    start->data = static_cast<std::uint64_t>(out - start);
+    cur_start->tag = tag_of((cur_count & 1) ? type::object : type::array, cur_count >> 1);
+    cur_start->data = static_cast<std::uint64_t>(out - cur_start);
     --depth;
-    cur_start = stack[2 * depth] >> 1;
-    cur_obj = stack[2 * depth] & 1;
+    cur_start = std::bit_cast<node*>(stack[2 * depth]);
     cur_count = stack[2 * depth + 1];
     goto after_value;
   }
@@ -827,7 +840,7 @@ void parse_document(parse_state& st) noexcept {
     st.offset = 0;
     return;
   }
-  stage2<I> s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, nodes, strings, strings};
+  stage2<I> s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings};
   const bool ok = s2.run();
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only

@@ -257,6 +257,19 @@ TEST_P(Parse, Options) {
   EXPECT_EQ(p("{\"a\":1,}")->root().size(), 1u);
   EXPECT_FALSE(p("[,]").ok());
   EXPECT_FALSE(p("[1,,]").ok());
+  EXPECT_FALSE(p("{,}").ok());
+  EXPECT_FALSE(p("{\"a\":1,,}").ok());
+  EXPECT_FALSE(p("{\"a\":]").ok());
+  EXPECT_FALSE(p("{\"a\":1,]").ok());
+  EXPECT_FALSE(p("[1,}").ok());
+  EXPECT_FALSE(p("]").ok());
+  EXPECT_FALSE(p("1,]").ok());
+  auto t = p("{\"a\":[1,[],[2,],{\"b\":{},},],\"c\":3,}");
+  ASSERT_TRUE(t.ok()) << t.err().to_string();
+  EXPECT_EQ(t->root().size(), 2u);
+  EXPECT_EQ(t->root().find("a")->size(), 4u);
+  EXPECT_EQ(t->root().find("a")->at(2)->size(), 1u);
+  EXPECT_EQ(*t->root().find("c")->get<std::int64_t>(), 3);
   opt.allow_trailing_commas = false;
 
   opt.allow_nan_inf = true;
