@@ -60,6 +60,20 @@ void wait_zero(const std::atomic<long>& left) {
 
 constexpr long kBatch = 10000;
 
+// Per iteration: kBatch empty tasks handed to `post` (each decrements one shared counter), then the
+// caller waits for the counter to reach zero. Every detached-task peer runs this same loop.
+template <class Post>
+void detached_batches(benchmark::State& st, Post&& post) {
+  std::atomic<long> left{0};
+  for (auto _ : st) {
+    left.store(kBatch, std::memory_order_relaxed);
+    for (long i = 0; i < kBatch; ++i) {
+      post([&left] { left.fetch_sub(1, std::memory_order_release); });
+    }
+    wait_zero(left);
+  }
+}
+
 void add_empty(keel::bench::suite& s, int t) {
   const std::string sfx = "/t" + std::to_string(t);
   // detached: fire-and-forget; each task decrements one shared counter, the caller waits for 0.
@@ -67,14 +81,7 @@ void add_empty(keel::bench::suite& s, int t) {
       s, "empty/detached" + sfx, "keel",
       [t](benchmark::State& st) {
         kp::thread_pool p(static_cast<std::size_t>(t));
-        std::atomic<long> left{0};
-        for (auto _ : st) {
-          left.store(kBatch, std::memory_order_relaxed);
-          for (long i = 0; i < kBatch; ++i) {
-            p.detach([&left] { left.fetch_sub(1, std::memory_order_release); });
-          }
-          wait_zero(left);
-        }
+        detached_batches(st, [&](auto&& f) { p.detach(std::forward<decltype(f)>(f)); });
       },
       kBatch);
   add(
@@ -83,28 +90,14 @@ void add_empty(keel::bench::suite& s, int t) {
         tbb_threads limit(t);
         tbb::task_arena arena(t + 1, 1);  // t workers; the caller only enqueues
         arena.initialize();
-        std::atomic<long> left{0};
-        for (auto _ : st) {
-          left.store(kBatch, std::memory_order_relaxed);
-          for (long i = 0; i < kBatch; ++i) {
-            arena.enqueue([&left] { left.fetch_sub(1, std::memory_order_release); });
-          }
-          wait_zero(left);
-        }
+        detached_batches(st, [&](auto&& f) { arena.enqueue(std::forward<decltype(f)>(f)); });
       },
       kBatch);
   add(
       s, "empty/detached" + sfx, "asio",
       [t](benchmark::State& st) {
         asio::thread_pool p(static_cast<std::size_t>(t));
-        std::atomic<long> left{0};
-        for (auto _ : st) {
-          left.store(kBatch, std::memory_order_relaxed);
-          for (long i = 0; i < kBatch; ++i) {
-            asio::post(p, [&left] { left.fetch_sub(1, std::memory_order_release); });
-          }
-          wait_zero(left);
-        }
+        detached_batches(st, [&](auto&& f) { asio::post(p, std::forward<decltype(f)>(f)); });
         p.join();
       },
       kBatch);
@@ -112,14 +105,7 @@ void add_empty(keel::bench::suite& s, int t) {
       s, "empty/detached" + sfx, "mutex_pool",
       [t](benchmark::State& st) {
         mutex_pool p(static_cast<std::size_t>(t));
-        std::atomic<long> left{0};
-        for (auto _ : st) {
-          left.store(kBatch, std::memory_order_relaxed);
-          for (long i = 0; i < kBatch; ++i) {
-            p.post([&left] { left.fetch_sub(1, std::memory_order_release); });
-          }
-          wait_zero(left);
-        }
+        detached_batches(st, [&](auto&& f) { p.post(std::forward<decltype(f)>(f)); });
       },
       kBatch);
 

@@ -229,11 +229,7 @@ task_node* scheduler::steal(worker* w) noexcept {
       task_node* t = nullptr;
       switch (v->deque.steal(t)) {
         case ws_deque::steal_result::taken:
-          if (w) {
-            bump(w->stats.stolen);
-          } else {
-            ext_stolen_.fetch_add(1, std::memory_order_relaxed);
-          }
+          count_steal(w);
           return t;
         case ws_deque::steal_result::lost_race:
           lost = true;
@@ -248,14 +244,18 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
+void scheduler::count_steal(worker* w) noexcept {
+  if (w) {
+    bump(w->stats.stolen);
+  } else {
+    ext_stolen_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
   task_node* t = steal_slots();
   if (t) {
-    if (w) {
-      bump(w->stats.stolen);
-    } else {
-      ext_stolen_.fetch_add(1, std::memory_order_relaxed);
-    }
+    count_steal(w);
   }
   return t;
 }

@@ -94,6 +94,7 @@ class scheduler {
   task_node* find_task_outside(task_node*& stash, int slot) noexcept;
   task_node* steal_slots() noexcept;
   task_node* steal_slots_counted(worker* w) noexcept;
+  void count_steal(worker* w) noexcept;  // a steal into w's stats (nullptr: an outside thread)
   void return_stash(task_node*& stash) noexcept;
   static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
