@@ -132,7 +132,7 @@ void* alloc_aligned(std::size_t size, std::size_t align, bool zero) {
   page* pg = s->slice_page[(reinterpret_cast<std::uintptr_t>(raw) & kSegmentMask) >> kSliceShift];
   if (!pg->aligned) {
     pg->aligned = 1;
-    pg->owner.store(pg->owner.load(std::memory_order_relaxed) | kAlignedFlag,
+    pg->owner.store(pg->owner.load(std::memory_order_relaxed) | kSlowFree,
                     std::memory_order_relaxed);
   }
   const std::uintptr_t a = (reinterpret_cast<std::uintptr_t>(raw) + align - 1) & ~(align - 1);
@@ -152,7 +152,7 @@ std::size_t usable_size(const void* p) {
     return base + s->huge_size - a;
   }
   const page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
-  if (!pg || !pg->in_use) os_fatal("pointer not allocated by keel (free page)", p);
+  if (!pg->in_use) os_fatal("pointer not allocated by keel (free page)", p);
   const std::uint8_t* start = page_block_start(pg, p);
   if (!start) os_fatal("pointer not allocated by keel (outside the page's blocks)", p);
   if (start != p && !pg->aligned) os_fatal("pointer into the middle of a block", p);

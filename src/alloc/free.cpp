@@ -18,9 +18,9 @@ namespace {
 // b is a validated block start; the caller may own the page or not.
 void free_block(page* pg, block* b) {
   const auto a = reinterpret_cast<std::uintptr_t>(b);
-  const std::uintptr_t mark = a ^ g_freed_cookie;
+  const std::uintptr_t mark = free_mark(pg);
   heap* h = t_heap;
-  const bool mine = (pg->owner.load(std::memory_order_relaxed) & ~kAlignedFlag) ==
+  const bool mine = (pg->owner.load(std::memory_order_relaxed) & ~kSlowFree) ==
                     reinterpret_cast<std::uintptr_t>(h);
   if (b->freed == mark) {
     // The free mark is only written by free and cleared by every allocation, so a match means a
@@ -42,12 +42,14 @@ void free_block(page* pg, block* b) {
                                              std::memory_order_relaxed));
 }
 
-// From the fast path: a page the caller does not own (or an over-aligned page).
+// From the fast path: a page the caller does not own, or one whose frees all take the slow path
+// (over-aligned, hardened, g_no_page).
 void free_remote(page* pg, block* b) {
   const std::uintptr_t owner = pg->owner.load(std::memory_order_relaxed);
-  if (KEEL_UNLIKELY(owner & kAlignedFlag)) return free_slow(b);
+  const std::uintptr_t mark = free_mark(pg);
+  if (KEEL_UNLIKELY((owner & kSlowFree) != 0 || b->freed == mark)) return free_slow(b);
   const auto a = reinterpret_cast<std::uintptr_t>(b);
-  b->freed = a ^ g_freed_cookie;
+  b->freed = mark;
   std::uintptr_t head = pg->remote.load(std::memory_order_relaxed);
   do {
     b->next = head;
@@ -69,8 +71,7 @@ void free_slow(void* p) {
     return;
   }
   page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
-  if (!pg || !pg->in_use)
-    os_fatal("free(): pointer not allocated by keel (free page) or double free", p);
+  if (!pg->in_use) os_fatal("free(): pointer not allocated by keel (free page) or double free", p);
   std::uint8_t* start = page_block_start(pg, p);
   if (!start) os_fatal("free(): pointer not allocated by keel (outside the page's blocks)", p);
   if (start != p && !pg->aligned) os_fatal("free(): pointer into the middle of a block", p);

@@ -26,7 +26,6 @@ constexpr heap make_empty_heap(std::index_sequence<I...>) {
 
 heap g_empty_heap = make_empty_heap(std::make_index_sequence<kClasses>{});
 __thread heap* t_heap __attribute__((tls_model("initial-exec"))) = &g_empty_heap;
-std::uintptr_t g_freed_cookie = 0;
 
 void spinlock::lock() {
   for (int spins = 0;; ++spins) {
@@ -74,13 +73,13 @@ void heap_abandon(heap* h) {
     segment* next = s->next;
     for (std::size_t i = 1; i < kSlices;) {
       page* pg = s->slice_page[i];
-      if (!pg) {
+      if (pg == &g_no_page) {
         ++i;
         continue;
       }
       i += pg->slice_count;
       pg->next = pg->prev = nullptr;
-      pg->owner.store(pg->aligned ? kAlignedFlag : 0, std::memory_order_release);
+      pg->owner.store(owner_word(nullptr, pg), std::memory_order_release);
     }
     if (s->used_pages == 0) {
       segment_release(nullptr, s);  // empty: to the process-wide cache
@@ -170,7 +169,6 @@ void process_init() {
   state = 0;
   if (g_init_state.compare_exchange_strong(state, 1, std::memory_order_acq_rel)) {
     options_init();
-    g_freed_cookie = os_random();
     pthread_key_create(&g_heap_key, heap_done);
     if (g_options.verbose) options_print();
     g_init_state.store(2, std::memory_order_release);

@@ -119,6 +119,7 @@ void* huge_alloc(std::size_t size, std::size_t align, bool zero) {
   s->used_pages = 1;  // 0 while cached: a second free of the block is a double free
   s->huge_offset = offset;
   s->huge_size = total - offset;
+  for (page*& sp : s->slice_page) sp = &g_no_page;  // the free fast path reads it
   segmap_set(s, total, true);
   account(static_cast<std::ptrdiff_t>(total), 1);
   return reinterpret_cast<std::uint8_t*>(s) + offset;

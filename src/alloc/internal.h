@@ -71,7 +71,8 @@ static_assert(class_slices(kClasses - 1) <= kSlices - 1);
 struct heap;
 struct segment;
 
-// A free block: word 0 links the list (encoded with the page key), word 1 marks it free.
+// A free block: word 0 links the list (encoded with the page key), word 1 marks it free (the
+// address of its page's metadata, see free_mark).
 struct block {
   std::uintptr_t next;
   std::uintptr_t freed;
@@ -83,7 +84,7 @@ struct page {
   std::uint32_t used;   // blocks out (owner's view: remote frees not yet collected)
   std::uint32_t block_size;
   std::uintptr_t key;                  // free-list encoding key (0 unless hardened)
-  std::atomic<std::uintptr_t> owner;   // owning heap | kAlignedFlag; 0 when abandoned or free
+  std::atomic<std::uintptr_t> owner;   // owning heap | kSlowFree; 0 when abandoned or free
   std::atomic<std::uintptr_t> remote;  // frees from other threads (plain pointers)
   std::uint8_t* start;                 // first block
   std::uint32_t capacity;              // blocks carved so far
@@ -94,10 +95,19 @@ struct page {
   std::uint16_t slice_count;  // 0: slice not a page head
   std::uint8_t cls;
   std::uint8_t in_use;   // assigned to a class
-  std::uint8_t aligned;  // holds over-aligned (interior) pointers: owner has kAlignedFlag
+  std::uint8_t aligned;  // holds over-aligned (interior) pointers: owner has kSlowFree
   std::uint8_t retire;   // empty current page kept for `retire` more slow paths (0: not)
 };
-inline constexpr std::uintptr_t kAlignedFlag = 1;  // page holds over-aligned (interior) pointers
+// Owner bit 0: every free of the page takes the slow path (the page holds over-aligned, interior
+// pointers, or it is hardened: its list is encoded and checked).
+inline constexpr std::uintptr_t kSlowFree = 1;
+inline std::uintptr_t owner_word(const heap* h, const page* pg) {
+  return reinterpret_cast<std::uintptr_t>(h) | (pg->aligned != 0 || pg->key != 0 ? kSlowFree : 0);
+}
+// The free mark of a block of pg (block::freed): written by every free, cleared by every
+// allocation. The metadata address is never a value a program holds, and it is in a register on
+// the free path already.
+inline std::uintptr_t free_mark(const page* pg) { return reinterpret_cast<std::uintptr_t>(pg); }
 
 enum class segment_kind : std::uint32_t { normal = 1, huge = 2 };
 
@@ -115,7 +125,7 @@ struct segment {
   std::uint64_t freed_at[kSlices];  // when each free slice became free (coarse ms)
   std::size_t huge_offset;          // huge: block offset from the segment start
   std::size_t huge_size;            // huge: usable bytes
-  page* slice_page[kSlices];        // slice -> its page's metadata (nullptr: free slice)
+  page* slice_page[kSlices];        // slice -> its page's metadata (&g_no_page: not in a page)
   page pages[kSlices];              // indexed by head slice
 };
 static_assert(sizeof(segment) <= kSliceSize);
@@ -167,7 +177,10 @@ void options_print() KEEL_HIDDEN;
 // Segment map: one byte per 4 MiB chunk of the address space. 0: not keel's; 1: a segment starts
 // here; k > 1: inside a huge segment that starts k-1 chunks lower (255: at least 254 lower).
 extern std::uint8_t g_segmap[kChunks] KEEL_HIDDEN;
-extern std::uintptr_t g_freed_cookie KEEL_HIDDEN;  // block::freed = address ^ cookie
+// What a slice that is not in a page maps to (slice_page never holds NULL, so the free fast path
+// needs no test): not in use, owner kSlowFree, so a free or realloc of such a pointer takes the
+// slow path, which reports it.
+extern page g_no_page KEEL_HIDDEN;
 extern heap g_empty_heap KEEL_HIDDEN;
 extern page g_empty_page KEEL_HIDDEN;
 // __thread, not thread_local: no C++ TLS wrapper call; initial-exec: one %fs-relative load.

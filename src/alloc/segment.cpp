@@ -9,6 +9,23 @@
 namespace keel::alloc::detail {
 
 alignas(64) std::uint8_t g_segmap[kChunks];
+page g_no_page{.free = 0,
+               .used = 0,
+               .block_size = 0,
+               .key = 0,
+               .owner{kSlowFree},
+               .remote{0},
+               .start = nullptr,
+               .capacity = 0,
+               .reserved = 0,
+               .next = nullptr,
+               .prev = nullptr,
+               .slice_index = 0,
+               .slice_count = 0,
+               .cls = 0,
+               .in_use = 0,
+               .aligned = 1,
+               .retire = 0};
 
 namespace {
 
@@ -83,6 +100,7 @@ segment* segment_new() {
   s->kind = segment_kind::normal;
   s->mapped = kSegmentSize;
   s->free_slices = kAllSlices;
+  for (page*& sp : s->slice_page) sp = &g_no_page;
   if (g_options.hardened) {
     // Guard page at the end of the header slice: a run off the metadata faults.
     os_protect(slice_addr(s, 1) - kOsPage, kOsPage, false);
@@ -208,7 +226,7 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
     os_protect(slice_addr(s, first) + bytes, kOsPage, false);
   }
   page_init(pg, cls, slice_addr(s, first), bytes);
-  pg->owner.store(reinterpret_cast<std::uintptr_t>(h), std::memory_order_relaxed);
+  pg->owner.store(owner_word(h, pg), std::memory_order_relaxed);
   ++s->used_pages;
   ++h->pages;
   ++h->new_pages;
@@ -239,7 +257,7 @@ bool segment_page_free(heap* h, page* pg) {
   const std::size_t first = pg->slice_index, n = pg->slice_count;
   if (g_options.hardened)
     os_protect(slice_addr(s, first) + n * kSliceSize - kOsPage, kOsPage, true);
-  for (std::size_t i = 0; i < n; ++i) s->slice_page[first + i] = nullptr;
+  for (std::size_t i = 0; i < n; ++i) s->slice_page[first + i] = &g_no_page;
   pg->in_use = 0;
   pg->slice_count = 0;
   pg->owner.store(0, std::memory_order_relaxed);
@@ -317,14 +335,13 @@ void heap_adopt(heap* h, segment* s) {
   if (s->purge_at && (h->purge_at == 0 || s->purge_at < h->purge_at)) h->purge_at = s->purge_at;
   for (std::size_t i = 1; i < kSlices;) {
     page* pg = s->slice_page[i];
-    if (!pg) {
+    if (pg == &g_no_page) {
       ++i;
       continue;
     }
     i += pg->slice_count;
     ++h->pages;
-    pg->owner.store(reinterpret_cast<std::uintptr_t>(h) | (pg->aligned ? kAlignedFlag : 0),
-                    std::memory_order_release);
+    pg->owner.store(owner_word(h, pg), std::memory_order_release);
     page_collect_remote(pg);
     if (pg->used == 0) {
       if (segment_page_free(h, pg)) return;  // the segment emptied and left the heap

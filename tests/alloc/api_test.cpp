@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "keel/alloc.h"
@@ -365,6 +366,65 @@ TEST_F(AllocMisuseDeathTest, DoubleFreeAborts) {
         keel_free(p);
       },
       "not allocated by keel|double free");
+}
+
+// A free from a thread that does not own the page takes the remote path: a block already free
+// there (on the owner's list or on the page's remote list) is still caught.
+TEST_F(AllocMisuseDeathTest, DoubleFreeFromAnotherThreadAborts) {
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(48);
+        void* p = keel_malloc(48);
+        keel_free(p);
+        std::thread([p] { keel_free(p); }).join();
+        keel_free(keep);
+      },
+      "double free");
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(48);
+        void* p = keel_malloc(48);
+        std::thread([p] {
+          keel_free(p);
+          keel_free(p);
+        }).join();
+        keel_free(keep);
+      },
+      "double free");
+}
+
+// Inside a keel segment but in no page (the header slice): the page lookup gives the no-page
+// sentinel, which must reach the checks, never the free lists.
+TEST_F(AllocMisuseDeathTest, FreeInsideSegmentOutsidePagesAborts) {
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(64);
+        const auto seg = reinterpret_cast<std::uintptr_t>(keep) & ~((std::uintptr_t{4} << 20) - 1);
+        keel_free(reinterpret_cast<void*>(seg + 16384));
+      },
+      "not allocated by keel");
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(64);
+        const auto seg = reinterpret_cast<std::uintptr_t>(keep) & ~((std::uintptr_t{4} << 20) - 1);
+        (void)keel_realloc(reinterpret_cast<void*>(seg + 16384), 100);
+      },
+      "not allocated by keel");
+}
+
+TEST_F(AllocMisuseDeathTest, MisalignedPointerAborts) {
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(64));
+        keel_free(p + 4);
+      },
+      "middle of a block|not allocated by keel");
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(64));
+        keel_free(p + 1);
+      },
+      "middle of a block|not allocated by keel");
 }
 
 TEST_F(AllocMisuseDeathTest, InteriorPointerAborts) {
