@@ -1,7 +1,7 @@
 // keel bench alloc: every workload of keel_alloc_driver runs as its own process per allocator —
 // glibc (nothing preloaded), keel (libkeel_malloc.so), mimalloc, jemalloc, tcmalloc (Debian's
 // shared libraries) — by LD_PRELOAD, interleaved round by round; the figure is the median elapsed
-// time the driver reports, the peak RSS is the VmHWM the driver reports (largest over rounds).
+// time the driver reports, the peak RSS the median of the VmHWM the driver reports in each round.
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -174,11 +174,13 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
   const int rounds = ctx.quick ? 3 : 5;
   constexpr double kShortNs = 25e6;  // 25 ms
   constexpr int kShortRounds = 15;
-  constexpr int kThreadedRounds = 11;
+  // The "(above floor)" figures are differences of two noisy times: more rounds than the others.
+  constexpr int kFloorRounds = 11;
+  constexpr int kThreadedRounds = 21;
   struct acc {
     std::vector<double> ns;
     std::uint64_t ops = 0;
-    long rss = 0;
+    std::vector<double> rss;  // per round
     std::string error;
   };
   std::map<std::pair<std::string, std::string>, acc> results;
@@ -215,7 +217,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
       }
       a.ns.push_back(rr.ns);
       a.ops = rr.ops;
-      a.rss = std::max(a.rss, rr.rss_kb);
+      a.rss.push_back(static_cast<double>(rr.rss_kb));
       this_round[im->name] = rr.ns;
     }
     if (c.has_floor && this_round.count("floor")) {
@@ -229,15 +231,19 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
   }
   // Short cases (some allocator's median under kShortNs) and threaded ones are at the mercy of
   // the scheduler (on two cores the times of a case with threads are bimodal: the threads of a
-  // pair share a core or not; most 1-thread cases start a thread too): they get more rounds, every
-  // allocator the same number.
+  // pair share a core or not; most 1-thread cases start a thread too), and the peak RSS of a
+  // threaded case moves in steps of a few MB with how the threads overlapped: they get more
+  // rounds, every allocator the same number.
   for (const bench_case& c : cases) {
     bool is_short = false;
     for (const impl& im : impls) {
       const acc& a = results[{c.name, im.name}];
       if (a.error.empty() && !a.ns.empty() && median(a.ns) < kShortNs) is_short = true;
     }
-    const int want = is_short ? kShortRounds : c.threaded ? kThreadedRounds : rounds;
+    int want = rounds;
+    if (c.has_floor) want = std::max(want, kFloorRounds);
+    if (is_short) want = std::max(want, kShortRounds);
+    if (c.threaded) want = std::max(want, kThreadedRounds);
     for (int r = rounds; r < want; ++r) run_round(c, r);
   }
   std::vector<record> recs;
@@ -247,7 +253,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     rec.impl = key.second;
     rec.median_ns = median(a.ns);
     rec.items = a.ops;
-    rec.peak_rss_kb = a.rss;
+    rec.peak_rss_kb = static_cast<long>(median(a.rss));
     rec.error = a.error;
     recs.push_back(rec);
   }
@@ -258,7 +264,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     rec.impl = key.second;
     rec.median_ns = median(v);
     rec.items = results[{key.first, "floor"}].ops;
-    rec.peak_rss_kb = results[key].rss;
+    rec.peak_rss_kb = static_cast<long>(median(results[key].rss));
     recs.push_back(rec);
   }
   return recs;
@@ -272,9 +278,10 @@ KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELO
   s.note(
       "each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
       "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at "
-      "1/4 work; 15 rounds for a case where some allocator's median is under 25 ms, at least 11 "
-      "for every larson, prodcons, false-sharing and thread-churn case); "
-      "time measured inside the driver around the workload; peak RSS = the driver's own VmHWM");
+      "1/4 work; at least 11 for the random-mixed cases (they have a floor), 15 for a case where "
+      "some allocator's median is under 25 ms, 21 for every larson, prodcons, false-sharing and "
+      "thread-churn case); time measured inside the driver around the workload; peak RSS = the "
+      "driver's own VmHWM, median over rounds");
   s.note(
       "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
       "= "
