@@ -12,11 +12,11 @@ namespace keel::alloc::detail {
 namespace {
 
 inline void* pop(page* pg) {
-  const std::uintptr_t b = pg->free;
-  block* blk = reinterpret_cast<block*>(b);
+  std::uintptr_t& head = free_list(pg);
+  block* blk = reinterpret_cast<block*>(head);
   const std::uintptr_t next = encode(blk->next, pg);
   if (KEEL_UNLIKELY(pg->key != 0) && next != 0 && !page_contains(pg, next)) page_corrupt(pg, next);
-  pg->free = next;
+  head = next;
   blk->freed = 0;
   ++pg->used;
   return blk;
@@ -24,9 +24,9 @@ inline void* pop(page* pg) {
 
 // Makes pg's free list non-empty if it can: remote frees first, then fresh blocks.
 inline bool refill(page* pg) {
-  if (pg->free) return true;
+  if (free_list(pg)) return true;
   page_collect_remote(pg);
-  if (pg->free) return true;
+  if (free_list(pg)) return true;
   return page_extend(pg);
 }
 

@@ -24,8 +24,8 @@ inline void* malloc_fast(std::size_t size) {
     return malloc_slow(size, false);
   }
   const std::uintptr_t b = pg->free;
-  // Hardened pages (a non-zero key) pop through the checking slow path.
-  if (KEEL_LIKELY(b != 0 && pg->key == 0)) {
+  // A hardened page's list is in `hfree` (its `free` stays 0): it pops on the checking slow path.
+  if (KEEL_LIKELY(b != 0)) {
     block* blk = reinterpret_cast<block*>(b);
     pg->free = blk->next;
     blk->freed = 0;

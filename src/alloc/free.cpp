@@ -30,8 +30,9 @@ void free_block(page* pg, block* b) {
   }
   b->freed = mark;
   if (mine) {
-    b->next = encode(pg->free, pg);
-    pg->free = a;
+    std::uintptr_t& head = free_list(pg);
+    b->next = encode(head, pg);
+    head = a;
     if (--pg->used == 0) page_became_empty(pg);
     return;
   }
@@ -46,9 +47,16 @@ void free_block(page* pg, block* b) {
 // (over-aligned, hardened, g_no_page).
 void free_remote(page* pg, block* b) {
   const std::uintptr_t owner = pg->owner.load(std::memory_order_relaxed);
-  const std::uintptr_t mark = free_mark(pg);
-  if (KEEL_UNLIKELY((owner & kSlowFree) != 0 || b->freed == mark)) return free_slow(b);
   const auto a = reinterpret_cast<std::uintptr_t>(b);
+  if (KEEL_UNLIKELY((owner & kSlowFree) != 0)) {
+    // A hardened page (not over-aligned, so no interior pointers; g_no_page counts as
+    // over-aligned): a 16-byte aligned pointer inside its blocks goes straight to free_block,
+    // which checks and encodes.
+    if (!pg->aligned && page_contains(pg, a)) return free_block(pg, b);
+    return free_slow(b);
+  }
+  const std::uintptr_t mark = free_mark(pg);
+  if (KEEL_UNLIKELY(b->freed == mark)) return free_slow(b);
   b->freed = mark;
   std::uintptr_t head = pg->remote.load(std::memory_order_relaxed);
   do {

@@ -97,6 +97,7 @@ struct page {
   std::uint8_t in_use;   // assigned to a class
   std::uint8_t aligned;  // holds over-aligned (interior) pointers: owner has kSlowFree
   std::uint8_t retire;   // empty current page kept for `retire` more slow paths (0: not)
+  std::uintptr_t hfree;  // hardened page: encoded head of the owner's free list (`free` stays 0)
 };
 // Owner bit 0: every free of the page takes the slow path (the page holds over-aligned, interior
 // pointers, or it is hardened: its list is encoded and checked).
@@ -244,6 +245,11 @@ std::uint8_t* page_block_start(const page* pg, const void* p) KEEL_HIDDEN;  // n
 bool page_list_contains(const page* pg, const void* b) KEEL_HIDDEN;
 
 inline std::uintptr_t encode(std::uintptr_t next, const page* pg) { return next ^ pg->key; }
+// The owner's free list: `free`, read by the malloc fast path, or `hfree` on a hardened page (a
+// non-zero key), whose `free` stays 0 so that the fast path never pops an encoded list and need
+// not test the key.
+inline std::uintptr_t& free_list(page* pg) { return pg->key != 0 ? pg->hfree : pg->free; }
+inline std::uintptr_t free_list(const page* pg) { return pg->key != 0 ? pg->hfree : pg->free; }
 
 // ---- heap.cpp -------------------------------------------------------------------------------
 heap* heap_get_or_init() KEEL_HIDDEN;  // the calling thread's heap, initialising as needed

@@ -8,6 +8,7 @@ namespace keel::alloc::detail {
 
 void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes) {
   pg->free = 0;
+  pg->hfree = 0;
   pg->used = 0;
   // Classes above 64 KiB have one block per page: the block takes the whole page (the tail is
   // only touched if used), so realloc can grow it in place up to the page size.
@@ -38,8 +39,9 @@ bool page_extend(page* pg) {
   for (std::size_t i = 0; i + 1 < n; ++i, p += bs) {
     reinterpret_cast<block*>(p)->next = encode(reinterpret_cast<std::uintptr_t>(p + bs), pg);
   }
-  reinterpret_cast<block*>(p)->next = encode(pg->free, pg);
-  pg->free = reinterpret_cast<std::uintptr_t>(first);
+  std::uintptr_t& head = free_list(pg);
+  reinterpret_cast<block*>(p)->next = encode(head, pg);
+  head = reinterpret_cast<std::uintptr_t>(first);
   pg->capacity += static_cast<std::uint32_t>(n);
   return true;
 }
@@ -51,12 +53,13 @@ std::uint32_t page_collect_remote(page* pg) {
   std::uintptr_t head = pg->remote.exchange(0, std::memory_order_acquire);
   std::uint32_t count = 0;
   const std::uint32_t limit = pg->reserved;
+  std::uintptr_t& list = free_list(pg);
   while (head != 0) {
     if (KEEL_UNLIKELY(++count > limit || !page_contains(pg, head))) page_corrupt(pg, head);
     block* b = reinterpret_cast<block*>(head);
     head = b->next;
-    b->next = encode(pg->free, pg);
-    pg->free = reinterpret_cast<std::uintptr_t>(b);
+    b->next = encode(list, pg);
+    list = reinterpret_cast<std::uintptr_t>(b);
   }
   pg->used -= count;
   return count;
@@ -147,7 +150,7 @@ std::uint8_t* page_block_start(const page* pg, const void* p) {
 bool page_list_contains(const page* pg, const void* b) {
   const auto target = reinterpret_cast<std::uintptr_t>(b);
   std::uint32_t steps = 0;
-  for (std::uintptr_t q = pg->free; q != 0;
+  for (std::uintptr_t q = free_list(pg); q != 0;
        q = encode(reinterpret_cast<const block*>(q)->next, pg)) {
     if (q == target) return true;
     if (++steps > pg->reserved || !page_contains(pg, q)) page_corrupt(pg, q);

@@ -25,7 +25,8 @@ page g_no_page{.free = 0,
                .cls = 0,
                .in_use = 0,
                .aligned = 1,
-               .retire = 0};
+               .retire = 0,
+               .hfree = 0};
 
 namespace {
 
