@@ -1,6 +1,7 @@
 // keel_alloc_driver: runs one allocation workload in its own process and prints
-// "<elapsed ns> <operations> <checksum> <peak RSS KiB>" (the peak is the process's VmHWM: the
-// resident high-water mark of this program alone, not of the process that started it). `keel bench
+// "<elapsed ns> <operations> <checksum> <peak RSS KiB> <CPU ns>" (the peak is the process's VmHWM:
+// the resident high-water mark of this program alone, not of the process that started it; CPU ns
+// is the user + system time of all the process's threads over the workload). `keel bench
 // alloc` starts it once per allocator under LD_PRELOAD (nothing preloaded: glibc). It calls plain
 // malloc/free, so whichever allocator the process has is the one measured. `--noop` runs the
 // random-mixed loops with the baseline suite's no-op allocator instead: the loop's own cost (the
@@ -9,7 +10,9 @@
 // usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]
 //   random-mixed | rm-heavy (257..768 B) | rm-tiny (16..64 B) | rm-medium (1..32 KiB)
 //   realloc-growth | larson | prodcons | false-sharing | thread-churn
+#include <time.h>
 #include <atomic>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -300,6 +303,13 @@ long peak_rss_kb() {
   return kb;
 }
 
+// User + system time of every thread of the process so far (waiting for a core is not in it).
+std::int64_t process_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]\n"
@@ -335,6 +345,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto t0 = clock_type::now();
+  const std::int64_t cpu0 = process_cpu_ns();
   result r;
   if (w == "random-mixed")
     r = run_random_mixed(16, 1024, scale, noop);
@@ -359,8 +370,9 @@ int main(int argc, char** argv) {
     return usage();
   const auto ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(clock_type::now() - t0).count();
-  std::printf("%lld %llu %llu %ld\n", static_cast<long long>(ns),
+  const std::int64_t cpu = process_cpu_ns() - cpu0;
+  std::printf("%lld %llu %llu %ld %lld\n", static_cast<long long>(ns),
               static_cast<unsigned long long>(r.ops), static_cast<unsigned long long>(r.checksum),
-              peak_rss_kb());
+              peak_rss_kb(), static_cast<long long>(cpu));
   return 0;
 }
