@@ -91,12 +91,9 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
-  task_node* find_task_outside(task_node*& stash, int slot) noexcept;
+  task_node* find_own_slot(int slot) noexcept;
   task_node* steal_slots() noexcept;
   task_node* steal_slots_counted(worker* w) noexcept;
-  void count_steal(worker* w) noexcept;  // a steal into w's stats (nullptr: an outside thread)
-  void return_stash(task_node*& stash) noexcept;
-  static constexpr std::size_t kMaxOutsideTake = 8;
   static constexpr std::size_t kMaxTake = 32;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
   // the shared ext_* counters.
@@ -133,8 +130,7 @@ class scheduler {
   std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
 
   // Work done by threads outside the pool (tasks they submitted are counted by inject_).
-  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0},
-      ext_stolen_{0};
+  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0};
   std::atomic<std::uint64_t> detached_exceptions_{0};
 
   alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};
