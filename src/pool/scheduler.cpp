@@ -139,13 +139,28 @@ task_node* scheduler::find_task(worker* w) noexcept {
 
 // A thread outside the pool waiting for its group runs only the tasks of its own slot (all of
 // them tasks of that group): running an unrelated task there could block the waiter on something
-// that happens only after its wait returns.
-task_node* scheduler::find_own_slot(int slot) noexcept {
+// that happens only after its wait returns. Like the thieves, it takes half of what its slot holds
+// (at most kMaxTake) with one CAS into `mine`, private to its wait, and runs those first.
+task_node* scheduler::find_own_slot(int slot, own_batch& mine) noexcept {
   if (slot < 0 || (paused_.load(std::memory_order_acquire) &&
                    state_.load(std::memory_order_acquire) < stopping)) {
     return nullptr;
   }
-  return slots_[slot].deque.pop();
+  if (mine.next < mine.n) {
+    return mine.t[mine.next++];
+  }
+  for (;;) {
+    mine.next = mine.n = 0;
+    switch (slots_[slot].deque.steal_batch(mine.t, kMaxTake, mine.n)) {
+      case ws_deque::steal_result::taken:
+        mine.next = 1;
+        return mine.t[0];
+      case ws_deque::steal_result::lost_race:
+        continue;
+      case ws_deque::steal_result::empty:
+        return nullptr;
+    }
+  }
 }
 
 // A worker takes a share of the shared normal queue at once: it runs the oldest and keeps the
@@ -204,12 +219,40 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
+// A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
+// and pushes the rest onto its own deque, where it pops them without touching the slot and other
+// workers can steal them. (Slot deques are never popped, which makes taking several safe.)
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  task_node* t = steal_slots();
-  if (t) {
-    bump(w->stats.stolen);
+  for (;;) {
+    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
+    bool lost = false;
+    for (int i = 0; mask; ++i, mask >>= 1) {
+      if (!(mask & 1)) {
+        continue;
+      }
+      task_node* got[kMaxTake];
+      std::size_t n = 0;
+      switch (slots_[i].deque.steal_batch(got, kMaxTake, n)) {
+        case ws_deque::steal_result::taken:
+          bump(w->stats.stolen, n);
+          if (n > 1) {
+            for (std::size_t k = n - 1; k >= 1; --k) {
+              w->deque.push(got[k]);  // the oldest ends up on top: popped first
+            }
+            notify_local_work();
+          }
+          return got[0];
+        case ws_deque::steal_result::lost_race:
+          lost = true;
+          break;
+        case ws_deque::steal_result::empty:
+          break;
+      }
+    }
+    if (!lost) {
+      return nullptr;
+    }
   }
-  return t;
 }
 
 task_node* scheduler::steal_slots() noexcept {
@@ -474,6 +517,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
   }
   // Only workers are woken by new work: a thread outside the pool runs its own slot's tasks.
   const bool wake_on_work = w != nullptr;
+  own_batch mine;  // tasks an outside waiter took from its slot at once
   std::uint64_t deadline = 0;
   for (unsigned round = 1;; ++round) {
     std::uint32_t now_word = word.load(std::memory_order_acquire);
@@ -485,7 +529,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       return;
     }
     if (help) {
-      if (task_node* t = w ? find_task(w) : find_own_slot(slot)) {
+      if (task_node* t = w ? find_task(w) : find_own_slot(slot, mine)) {
         run_task(t, c);
         round = 0;
         deadline = 0;

@@ -91,10 +91,14 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
-  task_node* find_own_slot(int slot) noexcept;
+  static constexpr std::size_t kMaxTake = 32;
+  struct own_batch {
+    task_node* t[kMaxTake];
+    std::size_t n = 0, next = 0;
+  };
+  task_node* find_own_slot(int slot, own_batch& mine) noexcept;
   task_node* steal_slots() noexcept;
   task_node* steal_slots_counted(worker* w) noexcept;
-  static constexpr std::size_t kMaxTake = 32;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
   // the shared ext_* counters.
   void run_task(task_node* t, counters* c) noexcept;
