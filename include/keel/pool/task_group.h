@@ -6,10 +6,13 @@
 //   g.wait();   // runs queued tasks meanwhile; rethrows the first exception any task threw
 //
 // run() may be called from any thread, including from the group's own tasks (nested fork-join);
-// wait() helps execute the pool's tasks on whichever thread calls it, but must not run at the same
-// time as run() calls made by the thread that created the group (its owner). cancel() makes every
-// task of the group that has not started yet be skipped; running tasks see is_cancelled() and may
-// stop early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
+// wait() must not run at the same time as run() calls made by the thread that created the group
+// (its owner). wait() runs tasks while it waits: on a pool worker any of the pool's tasks (so
+// nested waits cannot deadlock; a task must therefore not block across a wait on something an
+// unrelated task could be waiting for), on any other thread only this group's own tasks. cancel()
+// makes every task of the group that has not started yet be skipped; running tasks see
+// is_cancelled() and may stop early. After wait() returns the group is reusable (not cancelled, no
+// exceptions pending).
 #pragma once
 
 #include <atomic>
@@ -165,7 +168,7 @@ class task_group {
     return e;
   }
 
-  // Waits until every task of the group finished, running other tasks meanwhile. Returns
+  // Waits until every task of the group finished, running tasks meanwhile (see above). Returns
   // group_status::cancelled if cancel() was called; rethrows the first exception a task threw
   // (all of them are in exceptions() afterwards). Resets the group for reuse.
   group_status wait() {
