@@ -115,6 +115,13 @@ class ws_deque {
     return top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed);
   }
 
+  // Owner only: the number of tasks left (relaxed loads; thieves may be taking some).
+  std::size_t size_local() const {
+    const std::int64_t n =
+        bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+
   // Any thread; approximate.
   bool maybe_nonempty() const {
     return bottom_.load(std::memory_order_seq_cst) > top_.load(std::memory_order_seq_cst);

@@ -149,9 +149,13 @@ task_node* scheduler::find_own_slot(int slot, own_batch& mine) noexcept {
   if (mine.next < mine.n) {
     return mine.t[mine.next++];
   }
+  // Tasks in `mine` wait for the owner even if a worker is idle: take several only from a slot
+  // that holds more than the threads could start at once.
+  const std::size_t max =
+      slots_[slot].deque.size_local() > 2 * (workers_.size() + 1) ? kMaxTake : 1;
   for (;;) {
     mine.next = mine.n = 0;
-    switch (slots_[slot].deque.steal_batch(mine.t, kMaxTake, mine.n)) {
+    switch (slots_[slot].deque.steal_batch(mine.t, max, mine.n)) {
       case ws_deque::steal_result::taken:
         mine.next = 1;
         return mine.t[0];
