@@ -7,7 +7,9 @@
 // instructions on x86-64, and ThreadSanitizer understands them).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -84,9 +86,40 @@ class ws_deque {
     return steal_result::taken;
   }
 
+  // Any thread, on a deque whose owner never calls pop() (an external slot): takes up to `max` of
+  // the oldest tasks, half of those present rounded up, into out[0..n) with one CAS. Safe only
+  // without pop(): pop takes from the bottom without a CAS while more than one task is left, so a
+  // thief that read `bottom` before such pops could take the same tasks.
+  steal_result steal_batch(task_node** out, std::size_t max, std::size_t& n) {
+    std::int64_t top = top_.load(std::memory_order_seq_cst);
+    const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
+    if (top >= b) {
+      return steal_result::empty;
+    }
+    const std::int64_t k =
+        std::min<std::int64_t>(static_cast<std::int64_t>(max), (b - top + 1) / 2);
+    ring* r = ring_.load(std::memory_order_acquire);
+    for (std::int64_t i = 0; i < k; ++i) {
+      out[i] = r->get(top + i);
+    }
+    if (!top_.compare_exchange_strong(top, top + k, std::memory_order_seq_cst,
+                                      std::memory_order_relaxed)) {
+      return steal_result::lost_race;
+    }
+    n = static_cast<std::size_t>(k);
+    return steal_result::taken;
+  }
+
   // Owner only: true when no task is left (relaxed loads; a thief may be taking the last one).
   bool empty_local() const {
     return top_.load(std::memory_order_relaxed) >= bottom_.load(std::memory_order_relaxed);
+  }
+
+  // Owner only: the number of tasks left (relaxed loads; thieves may be taking some).
+  std::size_t size_local() const {
+    const std::int64_t n =
+        bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
   }
 
   // Any thread; approximate.

@@ -19,7 +19,6 @@ namespace keel::pool::detail {
 namespace {
 
 thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
-thread_local std::uint64_t tls_rng = 0;
 
 constexpr std::size_t kMaxWorkers = 4096;
 // Spinning: one `pause` between looks for work (about 50 ns on current x86); every kClockEvery
@@ -126,16 +125,10 @@ task_node* scheduler::find_task(worker* w) noexcept {
       return t;
     }
   }
-  if (w) {
-    if (task_node* t = w->deque.pop()) {
-      return t;
-    }
+  if (task_node* t = w->deque.pop()) {
+    return t;
   }
-  if (w) {
-    if (task_node* t = take_injected(w)) {
-      return t;
-    }
-  } else if (task_node* t = inject_[1].pop()) {
+  if (task_node* t = take_injected(w)) {
     return t;
   }
   if (task_node* t = steal(w)) {
@@ -144,48 +137,34 @@ task_node* scheduler::find_task(worker* w) noexcept {
   return inject_[2].pop();
 }
 
-// A thread outside the pool helping in a wait has no deque: from a long shared normal queue it
-// takes a fair share at once into `stash` (a chain private to its wait), and runs those before
-// looking again. The stash goes back to the shared queue before the wait sleeps or returns.
-task_node* scheduler::find_task_outside(task_node*& stash, int slot) noexcept {
-  if (paused_.load(std::memory_order_acquire) &&
-      state_.load(std::memory_order_acquire) < stopping) {
+// A thread outside the pool waiting for its group runs only the tasks of its own slot (all of
+// them tasks of that group): running an unrelated task there could block the waiter on something
+// that happens only after its wait returns. Like the thieves, it takes half of what its slot holds
+// (at most kMaxTake) with one CAS into `mine`, private to its wait, and runs those first.
+task_node* scheduler::find_own_slot(int slot, own_batch& mine) noexcept {
+  if (slot < 0 || (paused_.load(std::memory_order_acquire) &&
+                   state_.load(std::memory_order_acquire) < stopping)) {
     return nullptr;
   }
-  if (slot >= 0 && !inject_[0].maybe_nonempty()) {
-    if (task_node* t = slots_[slot].deque.pop()) {
-      return t;
+  if (mine.next < mine.n) {
+    return mine.t[mine.next++];
+  }
+  // Tasks in `mine` wait for the owner even if a worker is idle: take several only from a slot
+  // that holds more than the threads could start at once.
+  const std::size_t max =
+      slots_[slot].deque.size_local() > 2 * (workers_.size() + 1) ? kMaxTake : 1;
+  for (;;) {
+    mine.next = mine.n = 0;
+    switch (slots_[slot].deque.steal_batch(mine.t, max, mine.n)) {
+      case ws_deque::steal_result::taken:
+        mine.next = 1;
+        return mine.t[0];
+      case ws_deque::steal_result::lost_race:
+        continue;
+      case ws_deque::steal_result::empty:
+        return nullptr;
     }
   }
-  if (stash && !inject_[0].maybe_nonempty()) {
-    task_node* t = stash;
-    stash = t->next;
-    return t;
-  }
-  const std::size_t queued = inject_[1].size();
-  if (!inject_[0].maybe_nonempty() && queued > 2 * (workers_.size() + 1)) {
-    std::size_t n = 0;
-    const std::size_t want = std::min<std::size_t>(kMaxOutsideTake, queued / (workers_.size() + 1));
-    if (task_node* first = inject_[1].pop_chain(want, n)) {
-      stash = first->next;
-      return first;
-    }
-  }
-  return find_task(nullptr);
-}
-
-void scheduler::return_stash(task_node*& stash) noexcept {
-  if (!stash) {
-    return;
-  }
-  task_node* last = stash;
-  std::size_t n = 1;
-  while (last->next) {
-    last = last->next, ++n;
-  }
-  inject_[1].push_chain(stash, last, n);
-  stash = nullptr;
-  notify_new_work();
 }
 
 // A worker takes a share of the shared normal queue at once: it runs the oldest and keeps the
@@ -215,10 +194,10 @@ task_node* scheduler::take_injected(worker* w) noexcept {
 
 task_node* scheduler::steal(worker* w) noexcept {
   const std::size_t n = workers_.size();
-  if (n == 0 || (n == 1 && w)) {
+  if (n == 1) {
     return steal_slots_counted(w);
   }
-  const std::size_t start = static_cast<std::size_t>(next_random(w ? w->rng : tls_rng) % n);
+  const std::size_t start = static_cast<std::size_t>(next_random(w->rng) % n);
   for (;;) {
     bool lost = false;
     for (std::size_t k = 0; k < n; ++k) {
@@ -229,7 +208,7 @@ task_node* scheduler::steal(worker* w) noexcept {
       task_node* t = nullptr;
       switch (v->deque.steal(t)) {
         case ws_deque::steal_result::taken:
-          count_steal(w);
+          bump(w->stats.stolen);
           return t;
         case ws_deque::steal_result::lost_race:
           lost = true;
@@ -244,20 +223,40 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
-void scheduler::count_steal(worker* w) noexcept {
-  if (w) {
-    bump(w->stats.stolen);
-  } else {
-    ext_stolen_.fetch_add(1, std::memory_order_relaxed);
-  }
-}
-
+// A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
+// and pushes the rest onto its own deque, where it pops them without touching the slot and other
+// workers can steal them. (Slot deques are never popped, which makes taking several safe.)
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  task_node* t = steal_slots();
-  if (t) {
-    count_steal(w);
+  for (;;) {
+    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
+    bool lost = false;
+    for (int i = 0; mask; ++i, mask >>= 1) {
+      if (!(mask & 1)) {
+        continue;
+      }
+      task_node* got[kMaxTake];
+      std::size_t n = 0;
+      switch (slots_[i].deque.steal_batch(got, kMaxTake, n)) {
+        case ws_deque::steal_result::taken:
+          bump(w->stats.stolen, n);
+          if (n > 1) {
+            for (std::size_t k = n - 1; k >= 1; --k) {
+              w->deque.push(got[k]);  // the oldest ends up on top: popped first
+            }
+            notify_local_work();
+          }
+          return got[0];
+        case ws_deque::steal_result::lost_race:
+          lost = true;
+          break;
+        case ws_deque::steal_result::empty:
+          break;
+      }
+    }
+    if (!lost) {
+      return nullptr;
+    }
   }
-  return t;
 }
 
 task_node* scheduler::steal_slots() noexcept {
@@ -520,20 +519,21 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
   if (w) {
     help = true;  // a worker that only slept here could starve the pool
   }
+  // Only workers are woken by new work: a thread outside the pool runs its own slot's tasks.
+  const bool wake_on_work = w != nullptr;
+  own_batch mine;  // tasks an outside waiter took from its slot at once
   std::uint64_t deadline = 0;
-  task_node* stash = nullptr;  // outside helpers only
   for (unsigned round = 1;; ++round) {
     std::uint32_t now_word = word.load(std::memory_order_acquire);
     if (tls_group_defer.n != 0 && &tls_group_defer.g->pending == &word) {
       now_word -= tls_group_defer.n;  // the awaited group's tasks this thread ran have finished
     }
     if (done(now_word)) {
-      return_stash(stash);
       flush_group_defer(tls_group_defer);  // the caller goes on with other things
       return;
     }
     if (help) {
-      if (task_node* t = w ? find_task(w) : find_task_outside(stash, slot)) {
+      if (task_node* t = w ? find_task(w) : find_own_slot(slot, mine)) {
         run_task(t, c);
         round = 0;
         deadline = 0;
@@ -557,8 +557,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       continue;
     }
     deadline = 0;
-    return_stash(stash);
-    std::vector<sleeper>& list = help ? helpers_ : blocked_;
+    std::vector<sleeper>& list = wake_on_work ? helpers_ : blocked_;
     bool registered = true;
     {
       std::lock_guard<std::mutex> lock(sleep_mu_);
@@ -567,7 +566,7 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       } catch (...) {
         registered = false;  // no memory for the list entry: keep polling instead of sleeping
       }
-      if (registered && help) {
+      if (registered && wake_on_work) {
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
       }
     }
@@ -576,15 +575,15 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
       continue;
     }
     const std::uint32_t v = word.fetch_or(kWaiterBit, std::memory_order_seq_cst);
-    if (help && light_push_) {
+    if (wake_on_work && light_push_) {
       os::heavy_fence();  // as in search_and_park: new work from outside is visible after this
     }
-    if (done(v) || (help && work_visible())) {
+    if (done(v) || (wake_on_work && work_visible())) {
       bool removed;
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);
         removed = erase_parker(list, p);
-        if (removed && help) {
+        if (removed && wake_on_work) {
           sleepers_.fetch_sub(1, std::memory_order_seq_cst);
         }
       }
@@ -796,7 +795,6 @@ pool_stats scheduler::stats() const noexcept {
   pool_stats s;
   s.executed = ext_executed_.load(std::memory_order_acquire);
   s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
-  s.stolen = ext_stolen_.load(std::memory_order_acquire);
   for (const inject_queue& q : inject_) {
     s.submitted += q.submitted();
   }

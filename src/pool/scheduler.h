@@ -91,13 +91,14 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
-  task_node* find_task_outside(task_node*& stash, int slot) noexcept;
+  static constexpr std::size_t kMaxTake = 32;
+  struct own_batch {
+    task_node* t[kMaxTake];
+    std::size_t n = 0, next = 0;
+  };
+  task_node* find_own_slot(int slot, own_batch& mine) noexcept;
   task_node* steal_slots() noexcept;
   task_node* steal_slots_counted(worker* w) noexcept;
-  void count_steal(worker* w) noexcept;  // a steal into w's stats (nullptr: an outside thread)
-  void return_stash(task_node*& stash) noexcept;
-  static constexpr std::size_t kMaxOutsideTake = 8;
-  static constexpr std::size_t kMaxTake = 32;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
   // the shared ext_* counters.
   void run_task(task_node* t, counters* c) noexcept;
@@ -133,8 +134,7 @@ class scheduler {
   std::vector<sleeper> blocked_;  // waiters that only wait (woken by completions only)
 
   // Work done by threads outside the pool (tasks they submitted are counted by inject_).
-  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0},
-      ext_stolen_{0};
+  alignas(64) std::atomic<std::uint64_t> ext_finished_{0}, ext_executed_{0}, ext_cancelled_{0};
   std::atomic<std::uint64_t> detached_exceptions_{0};
 
   alignas(64) std::atomic<std::uint32_t> idle_waiters_{0};

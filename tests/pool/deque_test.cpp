@@ -70,3 +70,79 @@ TEST(PoolDeque, ConcurrentThievesTakeEachItemOnce) {
     ASSERT_EQ(taken[static_cast<std::size_t>(i)].load(), 1) << i;
   }
 }
+
+TEST(PoolDeque, BatchStealTakesTheOldestHalf) {
+  kd::ws_deque d(4);
+  std::vector<kd::task_node> nodes(9);
+  kd::task_node* got[32];
+  std::size_t n = 0;
+  EXPECT_EQ(d.steal_batch(got, 32, n), kd::ws_deque::steal_result::empty);
+  for (auto& x : nodes) {
+    d.push(&x);  // grows 4 -> 16
+  }
+  ASSERT_EQ(d.steal_batch(got, 32, n), kd::ws_deque::steal_result::taken);
+  ASSERT_EQ(n, 5u);  // half of 9, rounded up
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(got[i], &nodes[i]);
+  }
+  ASSERT_EQ(d.steal_batch(got, 1, n), kd::ws_deque::steal_result::taken);  // at most `max`
+  ASSERT_EQ(n, 1u);
+  EXPECT_EQ(got[0], &nodes[5]);
+  ASSERT_EQ(d.steal_batch(got, 32, n), kd::ws_deque::steal_result::taken);
+  ASSERT_EQ(n, 2u);
+  EXPECT_EQ(got[1], &nodes[7]);
+  ASSERT_EQ(d.steal_batch(got, 32, n), kd::ws_deque::steal_result::taken);
+  ASSERT_EQ(n, 1u);
+  EXPECT_EQ(got[0], &nodes[8]);
+  EXPECT_EQ(d.steal_batch(got, 32, n), kd::ws_deque::steal_result::empty);
+}
+
+// An external slot's deque: the owner pushes and takes batches like the thieves (never pop), the
+// ring grows under them; every item is taken exactly once.
+TEST(PoolDeque, ConcurrentBatchTakersTakeEachItemOnce) {
+#if defined(__SANITIZE_THREAD__)
+  constexpr int kItems = 20000;
+#else
+  constexpr int kItems = 200000;
+#endif
+  kd::ws_deque d(2);
+  std::vector<kd::task_node> nodes(kItems);
+  std::vector<std::atomic<int>> taken(kItems);
+  std::atomic<bool> done{false};
+  auto mark = [&](kd::task_node* t) { taken[static_cast<std::size_t>(t - nodes.data())]++; };
+  auto take = [&](std::size_t max) {
+    kd::task_node* got[32];
+    std::size_t n = 0;
+    const auto r = d.steal_batch(got, max, n);
+    if (r == kd::ws_deque::steal_result::taken) {
+      for (std::size_t i = 0; i < n; ++i) {
+        mark(got[i]);
+      }
+    }
+    return r;
+  };
+  std::vector<std::thread> thieves;
+  thieves.reserve(2);
+  for (int k = 0; k < 2; ++k) {
+    thieves.emplace_back([&, k] {
+      while (!done.load() || d.maybe_nonempty()) {
+        take(k == 0 ? 32 : 3);
+      }
+    });
+  }
+  for (int i = 0; i < kItems; ++i) {
+    d.push(&nodes[static_cast<std::size_t>(i)]);
+    if (i % 5 == 0) {
+      take(32);
+    }
+  }
+  while (take(32) != kd::ws_deque::steal_result::empty) {
+  }
+  done = true;
+  for (auto& th : thieves) {
+    th.join();
+  }
+  for (int i = 0; i < kItems; ++i) {
+    ASSERT_EQ(taken[static_cast<std::size_t>(i)].load(), 1) << i;
+  }
+}

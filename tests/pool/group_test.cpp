@@ -241,3 +241,51 @@ TEST(PoolGroup, StreamsOfOneGroupsTasksOnManyThreads) {
   outer.wait();
   EXPECT_EQ(ran.load(), 8 * 5000);
 }
+
+// A thread outside the pool waiting for its group runs only that group's tasks (from the deque
+// its group borrowed), never an unrelated task: one that waits for something the caller does
+// after wait() returns would otherwise block the caller for good. Here both workers are busy (one
+// blocked on a gate, one running the group's last task) while an unrelated task X is queued; X
+// waits until the caller's wait() returned.
+TEST(PoolGroup, OutsideWaiterRunsOnlyItsGroupsTasks) {
+  kp::thread_pool p(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::promise<void> gate;
+  std::shared_future<void> gate_f = gate.get_future().share();
+  std::atomic<bool> blocker_started{false};
+  ASSERT_EQ(p.detach([&blocker_started, gate_f] {
+    blocker_started = true;
+    gate_f.wait();
+  }),
+            kp::errc::ok);
+  while (!blocker_started) {
+    std::this_thread::yield();
+  }
+  std::promise<void> waited;
+  std::shared_future<void> waited_f = waited.get_future().share();
+  std::atomic<bool> x_on_caller{false}, x_saw_wait{false};
+  {
+    kp::task_group g(p);
+    std::atomic<bool> last_started{false};
+    g.run([&last_started] {
+      last_started = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    });
+    while (!last_started) {  // taken by the free worker
+      std::this_thread::yield();
+    }
+    ASSERT_EQ(p.detach([&, waited_f] {
+      x_on_caller = std::this_thread::get_id() == caller;
+      x_saw_wait = waited_f.wait_for(std::chrono::seconds(2)) == std::future_status::ready;
+    }),
+              kp::errc::ok);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(g.wait(), kp::group_status::complete);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+    waited.set_value();
+  }
+  gate.set_value();
+  ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_FALSE(x_on_caller.load());
+  EXPECT_TRUE(x_saw_wait.load());
+}

@@ -1,6 +1,7 @@
 // parallel_for, parallel_for_chunks, parallel_reduce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <numeric>
@@ -107,6 +108,33 @@ TEST(PoolParallelFor, NestedInsideTasksAndWithOneWorker) {
       },
       1);
   EXPECT_EQ(n.load(), 100);
+}
+
+// On the only worker of a pool nobody could take a split-off half: the loop makes no task.
+TEST(PoolParallelFor, MakesNoTaskOnTheOnlyWorker) {
+  kp::thread_pool p(1);
+  std::vector<int> v(100000, 0);
+  for (std::size_t grain : {std::size_t{0}, std::size_t{1}, std::size_t{1000}}) {
+    std::fill(v.begin(), v.end(), 0);
+    const std::uint64_t before = p.stats().submitted;
+    p.submit([&] {
+       kp::parallel_for(
+           p, 0, v.size(), [&](std::size_t i) { v[i]++; }, grain);
+     }).get();
+    EXPECT_EQ(p.stats().submitted - before, 1u) << "grain " << grain;  // the submit only
+    EXPECT_EQ(std::count(v.begin(), v.end(), 1), static_cast<long>(v.size()));
+  }
+  std::atomic<int> calls{0};  // the grain still bounds each call of the body
+  p.submit([&] {
+     kp::parallel_for_chunks(
+         p, 0, 1000,
+         [&](std::size_t lo, std::size_t hi) {
+           EXPECT_LE(hi - lo, 7u);
+           calls++;
+         },
+         7);
+   }).get();
+  EXPECT_EQ(calls.load(), 143);
 }
 
 TEST(PoolParallelFor, RunsInlineOnAStoppedPool) {

@@ -256,3 +256,43 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
     p.reset();
   }
 }
+
+// Groups owned by threads outside the pool, more owners than lent slots: owners and workers take
+// several tasks of a slot at once, tasks add nested tasks to their own group, groups are reused
+// (slots are claimed and given back each round). Every task is marked exactly once.
+TEST(PoolStress, OutsideGroupOwnersTakingBatchesLoseNothing) {
+  constexpr int kOwners = 6, kRounds = 10, kTasks = 500 * kScale;
+  constexpr std::size_t kPerOwner = std::size_t{kRounds} * kTasks * 2;
+  kp::thread_pool p(3);
+  ledger led(kOwners * kPerOwner);
+  std::vector<std::thread> owners;
+  owners.reserve(kOwners);
+  for (int o = 0; o < kOwners; ++o) {
+    owners.emplace_back([&, o] {
+      kp::task_group g(p);
+      for (int r = 0; r < kRounds; ++r) {
+        for (int i = 0; i < kTasks; ++i) {
+          const std::size_t id =
+              static_cast<std::size_t>(o) * kPerOwner +
+              (static_cast<std::size_t>(r) * kTasks + static_cast<std::size_t>(i)) * 2;
+          g.run([&led, &g, id] {
+            led.mark(id);
+            if (id % 4 == 0) {
+              g.run([&led, id] { led.mark(id + 1); });  // nested, from whichever thread runs this
+            } else {
+              led.mark(id + 1);
+            }
+          });
+        }
+        EXPECT_EQ(g.wait(), kp::group_status::complete);
+      }
+    });
+  }
+  for (auto& t : owners) {
+    t.join();
+  }
+  EXPECT_EQ(led.count(1), led.slots.size());
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  const kp::pool_stats s = p.stats();
+  EXPECT_EQ(s.submitted, s.executed);
+}

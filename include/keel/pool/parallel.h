@@ -11,7 +11,8 @@
 // grain: the largest number of indices one call of the body handles; 0 picks one from the range
 // size and the number of workers (about 8 chunks per worker). A loop makes a task only when the
 // thread running a range has nothing queued for others to take (lazy binary splitting), so a
-// small grain costs a call per chunk, not a task per chunk.
+// small grain costs a call per chunk, not a task per chunk. Called on the only worker of a
+// one-worker pool, a loop makes no tasks at all.
 #pragma once
 
 #include <algorithm>
@@ -83,6 +84,15 @@ void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&&
     grain = detail::auto_grain(end - begin, p.size());
   }
   if (end - begin <= grain) {
+    chunk(begin, end);
+    return;
+  }
+  if (p.size() == 1 && detail::on_worker_of(p.scheduler())) {
+    // The pool's only worker: no other thread could take a split-off half (threads outside the
+    // pool run only their own groups' tasks), so the range runs here without a group or tasks.
+    for (; end - begin > grain; begin += grain) {
+      chunk(begin, begin + grain);
+    }
     chunk(begin, end);
     return;
   }

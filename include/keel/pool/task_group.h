@@ -6,10 +6,13 @@
 //   g.wait();   // runs queued tasks meanwhile; rethrows the first exception any task threw
 //
 // run() may be called from any thread, including from the group's own tasks (nested fork-join);
-// wait() helps execute the pool's tasks on whichever thread calls it, but must not run at the same
-// time as run() calls made by the thread that created the group (its owner). cancel() makes every
-// task of the group that has not started yet be skipped; running tasks see is_cancelled() and may
-// stop early. After wait() returns the group is reusable (not cancelled, no exceptions pending).
+// wait() must not run at the same time as run() calls made by the thread that created the group
+// (its owner). wait() runs tasks while it waits: on a pool worker any of the pool's tasks (so
+// nested waits cannot deadlock; a task must therefore not block across a wait on something an
+// unrelated task could be waiting for), on any other thread only this group's own tasks. cancel()
+// makes every task of the group that has not started yet be skipped; running tasks see
+// is_cancelled() and may stop early. After wait() returns the group is reusable (not cancelled, no
+// exceptions pending).
 #pragma once
 
 #include <atomic>
@@ -148,9 +151,10 @@ class task_group {
       return errc::ok;
     }
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
-    const bool owner = count_one();
+    const bool owner = std::this_thread::get_id() == owner_;
+    count_one(owner);
     errc e;
-    if (owner && slot_ == kNoSlotYet) {
+    if (owner && !in_wait_ && slot_ == kNoSlotYet) {
       slot_ = detail::on_worker_of(g_.sched) ? kNoSlot : detail::claim_slot(g_.sched);
     }
     if (owner && slot_ >= 0) {
@@ -164,7 +168,7 @@ class task_group {
     return e;
   }
 
-  // Waits until every task of the group finished, running other tasks meanwhile. Returns
+  // Waits until every task of the group finished, running tasks meanwhile (see above). Returns
   // group_status::cancelled if cancel() was called; rethrows the first exception a task threw
   // (all of them are in exceptions() afterwards). Resets the group for reuse.
   group_status wait() {
@@ -220,7 +224,7 @@ class task_group {
   // See detail::local_queue_empty: the slot counts only where run() would push onto it.
   bool local_queue_empty() const noexcept {
     // Only the owner reads slot_ and in_wait_ (its own state); other threads never use the slot.
-    const bool own_slot = std::this_thread::get_id() == owner_ && !in_wait_ && slot_ >= 0;
+    const bool own_slot = std::this_thread::get_id() == owner_ && slot_ >= 0;
     return detail::local_queue_empty(g_.sched, own_slot ? slot_ : -1);
   }
 
@@ -232,9 +236,9 @@ class task_group {
   // touching `pending` (whose cache line the finishing workers own); wait() gives back what is
   // left. Other threads, and the owner inside wait() (helping runs tasks that may call run()),
   // add one at a time. So a burst of runs costs one shared atomic operation per kReserve tasks.
-  // Returns true on the owner outside wait().
-  bool count_one() noexcept {
-    if (std::this_thread::get_id() == owner_ && !in_wait_) {
+  // `owner`: the calling thread is the group's owner.
+  void count_one(bool owner) noexcept {
+    if (owner && !in_wait_) {
       if (reserve_ > 0) {
         --reserve_;
       } else if (++runs_ >= 2) {
@@ -243,10 +247,9 @@ class task_group {
       } else {
         g_.pending.fetch_add(1, std::memory_order_relaxed);
       }
-      return true;
+      return;
     }
     g_.pending.fetch_add(1, std::memory_order_relaxed);
-    return false;
   }
   void release_reserve() noexcept {
     if (reserve_ == 0) {

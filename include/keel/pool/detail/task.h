@@ -82,9 +82,10 @@ errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) no
 // changes the word so that `done(word)` becomes true and sees the bit calls notify_waiters().
 inline constexpr std::uint32_t kWaiterBit = 0x80000000u;
 using done_fn = bool (*)(std::uint32_t word) noexcept;
-// Blocks until done(word). With `help`, the calling thread runs other tasks of the pool meanwhile
-// (always the case on the pool's own workers, so nested waits cannot deadlock).
-// `slot`: the caller's external slot (see claim_slot), whose deque it pops first; -1 for none.
+// Blocks until done(word). On the pool's own workers the calling thread runs any of the pool's
+// tasks meanwhile (so nested waits cannot deadlock). On other threads, with `help`, it runs the
+// tasks of its external slot `slot` (see claim_slot; -1 for none), which hold only the awaited
+// group's tasks, and nothing else.
 void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help,
                int slot = -1) noexcept;
 void notify_waiters(scheduler* s) noexcept;
