@@ -80,10 +80,10 @@ std::vector<T> pod_values(std::size_t n) {
 }
 
 // The buffers of one pod size and type, shared by keel and memcpy so that both copy between the
-// same addresses: at 1 KiB, where a copy's stores were placed relative to the loop's next loads
-// (mod 4 KiB) moved the time by up to 2x, and separate per-run allocations gave keel and memcpy
-// different placements (docs/bincode.md, "Measured"). Allocated on first use, kept for the run.
-// Encoding writes `bytes` and decoding writes `values` with what they already hold.
+// same addresses (separate per-run allocations alternated between two placements, and keel's and
+// memcpy's measured runs could get different ones: docs/bincode.md, "Fast paths"). Allocated on
+// first use, kept for the run. Encoding writes `bytes` and decoding writes `values` with what
+// they already hold.
 template <class T>
 struct pod_buffers {
   std::size_t n;
@@ -363,23 +363,19 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
   s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
   s.note(
       "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
-      "reused "
-      "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / "
-      "deserialize "
-      "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
+      "reused buffer; memcpy copies the same payload between the same two buffers; rust_bincode1 "
+      "serialize_into a cleared Vec / deserialize (allocates), rust_bincode2 encode_into_slice / "
+      "decode_from_slice (allocates)");
   s.note(
       "struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, "
-      "u8, i32), "
-      "each encoded after the previous into one reused buffer, each decoded from its slice; keel "
-      "decodes into "
-      "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, "
-      "rust_bincode1 serde");
+      "u8, i32), each encoded after the previous into one reused buffer, each decoded from its "
+      "slice; keel decodes into reused objects, Rust builds new ones; rust_bincode2 uses its "
+      "Encode/Decode derive, rust_bincode1 serde; median of ~1 ms samples");
   s.note(
       "batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 "
       "worker + caller");
   s.note(
       "Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, "
-      "not interleaved "
-      "with keel; struct: one Rust process run per round, alternating with keel's round of the "
-      "same cases)");
+      "not interleaved with keel; struct: one Rust process run per round, alternating with keel's "
+      "round of the same cases)");
 }
