@@ -79,58 +79,79 @@ std::vector<T> pod_values(std::size_t n) {
   return v;
 }
 
+// The buffers of one pod size and type, shared by keel and memcpy so that both copy between the
+// same addresses (separate per-run allocations alternated between two placements, and keel's and
+// memcpy's measured runs could get different ones: docs/bincode.md, "Fast paths"). Allocated on
+// first use, kept for the run. Encoding writes `bytes` and decoding writes `values` with what
+// they already hold.
+template <class T>
+struct pod_buffers {
+  std::size_t n;
+  std::vector<T> values;  // the encode source and the decode destination
+  kb::buffer bytes;       // the encode destination and the decode source
+  pod_buffers& get() {
+    if (values.empty()) {
+      values = pod_values<T>(n);
+      (void)kb::encode(values, bytes, kb::legacy());
+    }
+    return *this;
+  }
+};
+
 template <class T>
 void add_pod(keel::bench::suite& s, const char* type, std::size_t size) {
   const std::size_t n = size / 8;
   const std::string label = size_label(size) + "/" + type;
+  auto buf = std::make_shared<pod_buffers<T>>(pod_buffers<T>{n, {}, {}});
   // Encode: the vector into a reused buffer, as bincode::serialize / legacy() lays it out
   // (u64 length, then the elements little endian) — one memcpy after the length.
   s.add(
       "pod/encode/" + label, "keel",
-      [n](benchmark::State& st) {
-        const auto v = pod_values<T>(n);
-        kb::buffer out;
-        (void)kb::encode(v, out, kb::legacy());
+      [buf](benchmark::State& st) {
+        const auto& v = buf->get().values;
+        auto& out = buf->bytes;
         for (auto _ : st) {
           auto r = kb::encode(v, out, kb::legacy());
           benchmark::DoNotOptimize(r);
           benchmark::ClobberMemory();
         }
-        if (out.size() != 8 + n * 8) st.SkipWithError("wrong size");
+        if (!std::ranges::equal(out, *kb::encode_to_vector(pod_values<T>(buf->n), kb::legacy())))
+          st.SkipWithError("wrong bytes");
       },
       size, n);
   s.add(
       "pod/encode/" + label, "memcpy",
-      [n](benchmark::State& st) {
-        const auto v = pod_values<T>(n);
-        std::vector<std::uint8_t> out(n * 8 + 8, 1);
+      [buf](benchmark::State& st) {
+        const auto& v = buf->get().values;
+        auto& out = buf->bytes;
+        const std::size_t count = buf->n;
         for (auto _ : st) {
-          std::memcpy(out.data() + 8, v.data(), n * 8);
+          std::memcpy(out.data() + 8, v.data(), count * 8);
           benchmark::ClobberMemory();
         }
       },
       size, n);
   s.add(
       "pod/decode/" + label, "keel",
-      [n](benchmark::State& st) {
-        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
-        std::vector<T> v;
-        (void)kb::decode_into(v, bytes, kb::legacy());
+      [buf](benchmark::State& st) {
+        auto& v = buf->get().values;
+        const auto& bytes = buf->bytes;
         for (auto _ : st) {
           auto r = kb::decode_into(v, bytes, kb::legacy());
           benchmark::DoNotOptimize(r);
           benchmark::ClobberMemory();
         }
-        if (v != pod_values<T>(n)) st.SkipWithError("wrong values");
+        if (v != pod_values<T>(buf->n)) st.SkipWithError("wrong values");
       },
       size, n);
   s.add(
       "pod/decode/" + label, "memcpy",
-      [n](benchmark::State& st) {
-        const auto bytes = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
-        std::vector<T> v(n);
+      [buf](benchmark::State& st) {
+        auto& v = buf->get().values;
+        const auto& bytes = buf->bytes;
+        const std::size_t count = buf->n;
         for (auto _ : st) {
-          std::memcpy(v.data(), bytes.data() + 8, n * 8);
+          std::memcpy(v.data(), bytes.data() + 8, count * 8);
           benchmark::ClobberMemory();
         }
       },
@@ -147,6 +168,9 @@ std::shared_ptr<const std::vector<trade>> trades() {
 }
 
 // One timed operation of the struct cases (timed by this suite, interleaved with the Rust runs).
+// Timed in short samples: on a loaded machine a sample that spans a preemption is inflated, and
+// the median of many 1 ms samples leaves those out where the median of a few 5..20 ms rounds did
+// not (docs/bincode.md, "Measured").
 struct timed_op {
   std::string case_name;
   std::uint64_t bytes = 0, items = 0;
@@ -154,8 +178,8 @@ struct timed_op {
   std::uint64_t iters = 0;
   std::vector<double> samples;
 
-  // One round: `iters` calls (calibrated on the first round to about round_ns), ns per call.
-  void round(double round_ns) {
+  // `count` samples of `iters` calls each (calibrated on the first call to about sample_ns).
+  void round(double sample_ns, int count) {
     using clock = std::chrono::steady_clock;
     auto time = [this](std::uint64_t n) {
       const auto t0 = clock::now();
@@ -165,11 +189,11 @@ struct timed_op {
     if (iters == 0) {
       std::uint64_t n = 1;
       double ns = time(n);
-      while (ns < round_ns / 4 && n < (1u << 30)) ns = time(n *= 4);
+      while (ns < sample_ns / 4 && n < (1u << 30)) ns = time(n *= 4);
       iters = std::max<std::uint64_t>(
-          1, static_cast<std::uint64_t>(static_cast<double>(n) * round_ns / std::max(ns, 1.0)));
+          1, static_cast<std::uint64_t>(static_cast<double>(n) * sample_ns / std::max(ns, 1.0)));
     }
-    samples.push_back(time(iters) / static_cast<double>(iters));
+    for (int i = 0; i < count; ++i) samples.push_back(time(iters) / static_cast<double>(iters));
   }
   double median() {
     std::sort(samples.begin(), samples.end());
@@ -223,6 +247,22 @@ void add_keel_struct_ops(std::vector<timed_op>& ops,
                  {}});
 }
 
+// The pod sizes: 64 B .. 64 MiB in steps of 16x (up to 1 MiB with --quick).
+std::vector<std::size_t> pod_sizes(const keel::bench::context& ctx) {
+  const std::size_t max = ctx.quick ? (std::size_t{1} << 20) : (std::size_t{64} << 20);
+  std::vector<std::size_t> sizes;
+  for (std::size_t size = 64; size <= max; size *= 16) sizes.push_back(size);
+  return sizes;
+}
+
+// The Rust binary's --cases argument: the cases of `names` that --filter selects ("" if none).
+std::string rust_cases(const keel::bench::context& ctx, const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names)
+    if (ctx.wants(n)) list += (list.empty() ? " --cases " : ",") + n;
+  return list;
+}
+
 // Runs the Rust benchmark binary; returns its records (or one record carrying the error).
 std::vector<keel::bench::record> run_rust(const std::string& args) {
   std::vector<keel::bench::record> out;
@@ -247,16 +287,23 @@ std::vector<keel::bench::record> struct_cases(const keel::bench::context& ctx) {
   std::vector<timed_op> ops;
   add_keel_struct_ops(ops, ts, "standard", kb::standard());
   add_keel_struct_ops(ops, ts, "legacy", kb::v1_serialize());
-  const int rounds = ctx.quick ? 3 : std::max(ctx.rounds, 3);
-  const double round_ns = ctx.quick ? 5e6 : 2e7;
+  std::vector<std::string> names;
+  for (const auto& op : ops) names.push_back(op.case_name);
+  std::erase_if(ops, [&](const timed_op& op) { return !ctx.wants(op.case_name); });
+  const std::string cases = rust_cases(ctx, names);
+  if (ops.empty()) return {};
+  // Per round and case: `per_round` samples of 1 ms on each side (the Rust process reports the
+  // median of its samples; keel's median is over every sample of every round).
+  const int rounds = ctx.quick ? 5 : std::max(ctx.rounds, 3);
+  const int per_round = ctx.quick ? 10 : 20;
   std::map<std::pair<std::string, std::string>, std::vector<keel::bench::record>> rust;
   for (int r = 0; r < rounds; ++r) {
     for (auto& rec :
-         run_rust(std::string("--only struct --rounds 1") + (ctx.quick ? " --quick" : ""))) {
+         run_rust("--only struct --round-ms 1 --rounds " + std::to_string(per_round) + cases)) {
       if (!rec.error.empty()) return {rec};
       rust[{rec.case_name, rec.impl}].push_back(rec);
     }
-    for (auto& op : ops) op.round(round_ns);
+    for (auto& op : ops) op.round(1e6, per_round);
   }
   std::vector<keel::bench::record> out;
   for (auto& op : ops)
@@ -297,35 +344,38 @@ void add_batch(keel::bench::suite& s) {
 }  // namespace
 
 KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust crates") {
-  const std::size_t max = ctx.quick ? (std::size_t{1} << 20) : (std::size_t{64} << 20);
-  for (std::size_t size = 64; size <= max; size *= 16) {
+  for (const std::size_t size : pod_sizes(ctx)) {
     add_pod<std::uint64_t>(s, "u64", size);
     add_pod<double>(s, "f64", size);
   }
   add_batch(s);
   s.add_external("rust bincode pod cases", [](const keel::bench::context& c) {
-    return run_rust(std::string("--only pod") + (c.quick ? " --quick" : ""));
+    std::vector<std::string> names;
+    for (const std::size_t size : pod_sizes(c))
+      for (const char* op : {"encode", "decode"})
+        for (const char* type : {"u64", "f64"})
+          names.push_back(std::string("pod/") + op + "/" + size_label(size) + "/" + type);
+    const std::string cases = rust_cases(c, names);
+    return cases.empty()
+               ? std::vector<keel::bench::record>{}
+               : run_rust(std::string("--only pod") + (c.quick ? " --quick" : "") + cases);
   });
   s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
   s.note(
       "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
-      "reused "
-      "buffer; memcpy copies the same payload; rust_bincode1 serialize_into a cleared Vec / "
-      "deserialize "
-      "(allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
+      "reused buffer; memcpy copies the same payload between the same two buffers; rust_bincode1 "
+      "serialize_into a cleared Vec / deserialize (allocates), rust_bincode2 encode_into_slice / "
+      "decode_from_slice (allocates)");
   s.note(
       "struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, "
-      "u8, i32), "
-      "each encoded after the previous into one reused buffer, each decoded from its slice; keel "
-      "decodes into "
-      "reused objects, Rust builds new ones; rust_bincode2 uses its Encode/Decode derive, "
-      "rust_bincode1 serde");
+      "u8, i32), each encoded after the previous into one reused buffer, each decoded from its "
+      "slice; keel decodes into reused objects, Rust builds new ones; rust_bincode2 uses its "
+      "Encode/Decode derive, rust_bincode1 serde; median of ~1 ms samples");
   s.note(
       "batch: 10k trades, encode_batch standard(): sizes, prefix sum, fill; 2-threads = pool of 1 "
       "worker + caller");
   s.note(
       "Rust side: cargo --release (opt-level 3), timed in its own process (pod: its own rounds, "
-      "not interleaved "
-      "with keel; struct: one Rust process run per round, alternating with keel's round of the "
-      "same cases)");
+      "not interleaved with keel; struct: one Rust process run per round, alternating with keel's "
+      "round of the same cases)");
 }

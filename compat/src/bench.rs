@@ -3,15 +3,26 @@
 //!   <case> <impl> <median_ns> <bytes> <items>
 //! impl rust_bincode1: bincode 1.3.3 through serde; rust_bincode2: bincode 2.0.1 with its own
 //! Encode/Decode derive (its fastest path).
-//! Usage: keel_bincode_bench [--quick] [--rounds N] [--only pod|struct]
+//! Usage: keel_bincode_bench [--quick] [--rounds N] [--round-ms MS] [--only pod|struct]
+//!                           [--cases A,B,...]
+//! (--round-ms: the length of one timed round, default 5 with --quick, else 20; --cases: run only
+//! the cases named, as `keel bench --filter` selected them; default all).
 
 use keel_bincode_compat::{bench_trade, Trade};
+use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::Instant;
 
 struct Opts {
     rounds: usize,
     round_ns: u128,
+    cases: Option<HashSet<String>>,
+}
+
+impl Opts {
+    fn wants(&self, case: &str) -> bool {
+        self.cases.as_ref().map_or(true, |c| c.contains(case))
+    }
 }
 
 /// Median ns per call of `f` over `rounds` rounds, each long enough to time reliably.
@@ -66,21 +77,25 @@ where
     let enc_case = format!("pod/encode/{}/{}", size_label(size), name);
     let dec_case = format!("pod/decode/{}/{}", size_label(size), name);
 
-    let mut buf: Vec<u8> = Vec::with_capacity(size + 16);
-    let ns = measure(o, || {
-        buf.clear();
-        bincode1::serialize_into(&mut buf, black_box(&v)).unwrap();
-        black_box(&mut buf);
-    });
-    emit(&enc_case, "rust_bincode1", ns, size, n);
-    let mut slice = vec![0u8; size + 16];
-    let ns = measure(o, || {
-        let used = bincode2::encode_into_slice(black_box(&v), &mut slice, legacy).unwrap();
-        black_box(used);
-        black_box(&mut slice);
-    });
-    emit(&enc_case, "rust_bincode2", ns, size, n);
-
+    if o.wants(&enc_case) {
+        let mut buf: Vec<u8> = Vec::with_capacity(size + 16);
+        let ns = measure(o, || {
+            buf.clear();
+            bincode1::serialize_into(&mut buf, black_box(&v)).unwrap();
+            black_box(&mut buf);
+        });
+        emit(&enc_case, "rust_bincode1", ns, size, n);
+        let mut slice = vec![0u8; size + 16];
+        let ns = measure(o, || {
+            let used = bincode2::encode_into_slice(black_box(&v), &mut slice, legacy).unwrap();
+            black_box(used);
+            black_box(&mut slice);
+        });
+        emit(&enc_case, "rust_bincode2", ns, size, n);
+    }
+    if !o.wants(&dec_case) {
+        return;
+    }
     let bytes = bincode1::serialize(&v).unwrap();
     let ns = measure(o, || {
         let d: Vec<T> = bincode1::deserialize(black_box(&bytes)).unwrap();
@@ -101,45 +116,55 @@ fn structs(o: &Opts) {
     let standard = bincode2::config::standard();
 
     // bincode 2, standard(): each record after the previous one into a reused slice.
-    let mut slice = vec![0u8; 1 << 20];
-    let mut total = 0;
-    let ns = measure(o, || {
-        let mut pos = 0;
-        for t in black_box(&trades) {
-            pos += bincode2::encode_into_slice(t, &mut slice[pos..], standard).unwrap();
-        }
-        black_box(&mut slice);
-        total = pos;
-    });
-    emit("struct/encode/standard", "rust_bincode2", ns, total, RECORDS);
-    let (bytes2, offs2) = concat(&trades, |t| bincode2::encode_to_vec(t, standard).unwrap());
-    let ns = measure(o, || {
-        for w in offs2.windows(2) {
-            let (t, _): (Trade, usize) = bincode2::decode_from_slice(black_box(&bytes2[w[0]..w[1]]), standard).unwrap();
-            black_box(t);
-        }
-    });
-    emit("struct/decode/standard", "rust_bincode2", ns, bytes2.len(), RECORDS);
+    if o.wants("struct/encode/standard") {
+        let mut slice = vec![0u8; 1 << 20];
+        let mut total = 0;
+        let ns = measure(o, || {
+            let mut pos = 0;
+            for t in black_box(&trades) {
+                pos += bincode2::encode_into_slice(t, &mut slice[pos..], standard).unwrap();
+            }
+            black_box(&mut slice);
+            total = pos;
+        });
+        emit("struct/encode/standard", "rust_bincode2", ns, total, RECORDS);
+    }
+    if o.wants("struct/decode/standard") {
+        let (bytes2, offs2) = concat(&trades, |t| bincode2::encode_to_vec(t, standard).unwrap());
+        let ns = measure(o, || {
+            for w in offs2.windows(2) {
+                let (t, _): (Trade, usize) =
+                    bincode2::decode_from_slice(black_box(&bytes2[w[0]..w[1]]), standard).unwrap();
+                black_box(t);
+            }
+        });
+        emit("struct/decode/standard", "rust_bincode2", ns, bytes2.len(), RECORDS);
+    }
 
     // bincode 1, bincode::serialize (the legacy format), appended to a reused Vec.
-    let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
-    let ns = measure(o, || {
-        buf.clear();
-        for t in black_box(&trades) {
-            bincode1::serialize_into(&mut buf, t).unwrap();
-        }
-        black_box(&mut buf);
-        total = buf.len();
-    });
-    emit("struct/encode/legacy", "rust_bincode1", ns, total, RECORDS);
-    let (bytes1, offs1) = concat(&trades, |t| bincode1::serialize(t).unwrap());
-    let ns = measure(o, || {
-        for w in offs1.windows(2) {
-            let t: Trade = bincode1::deserialize(black_box(&bytes1[w[0]..w[1]])).unwrap();
-            black_box(t);
-        }
-    });
-    emit("struct/decode/legacy", "rust_bincode1", ns, bytes1.len(), RECORDS);
+    if o.wants("struct/encode/legacy") {
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
+        let mut total = 0;
+        let ns = measure(o, || {
+            buf.clear();
+            for t in black_box(&trades) {
+                bincode1::serialize_into(&mut buf, t).unwrap();
+            }
+            black_box(&mut buf);
+            total = buf.len();
+        });
+        emit("struct/encode/legacy", "rust_bincode1", ns, total, RECORDS);
+    }
+    if o.wants("struct/decode/legacy") {
+        let (bytes1, offs1) = concat(&trades, |t| bincode1::serialize(t).unwrap());
+        let ns = measure(o, || {
+            for w in offs1.windows(2) {
+                let t: Trade = bincode1::deserialize(black_box(&bytes1[w[0]..w[1]])).unwrap();
+                black_box(t);
+            }
+        });
+        emit("struct/decode/legacy", "rust_bincode1", ns, bytes1.len(), RECORDS);
+    }
 }
 
 fn concat(trades: &[Trade], enc: impl Fn(&Trade) -> Vec<u8>) -> (Vec<u8>, Vec<usize>) {
@@ -158,7 +183,9 @@ fn main() {
     let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let rounds = arg("--rounds").map(|r| r.parse().expect("--rounds N")).unwrap_or(if quick { 3 } else { 9 });
     let only = arg("--only").unwrap_or_default();
-    let o = Opts { rounds, round_ns: if quick { 5_000_000 } else { 20_000_000 } };
+    let cases = arg("--cases").map(|c| c.split(',').map(str::to_string).collect());
+    let round_ms: u128 = arg("--round-ms").map(|r| r.parse().expect("--round-ms MS")).unwrap_or(if quick { 5 } else { 20 });
+    let o = Opts { rounds, round_ns: round_ms * 1_000_000, cases };
     if only.is_empty() || only == "pod" {
         let mut size = 64usize;
         let max = if quick { 1 << 20 } else { 64 << 20 };
