@@ -1,5 +1,6 @@
 // The writer's scan of long strings with the avx2 kernel set's blocks (flags:
-// src/json/CMakeLists.txt); the rest of the writer is compiled once (writer.cpp).
+// src/json/CMakeLists.txt), used by the avx2 and avx512 kernel sets; the rest of the writer is
+// compiled once (writer.cpp).
 #include "json/write_kernels.h"
 
 namespace keel::json::detail {

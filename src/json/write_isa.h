@@ -58,24 +58,4 @@ struct wisa_avx2 {
 };
 #endif
 
-#ifdef __AVX512BW__
-struct wisa_avx512 {
-  static constexpr std::size_t kBlock = 64;
-  using mask = std::uint64_t;
-  template <bool Plain>
-  static mask copy_block(const char* s, char* p, escape_extra x) noexcept {
-    const __m512i v = _mm512_loadu_si512(s);
-    _mm512_storeu_si512(p, v);
-    mask special = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) |
-                   _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')) |
-                   _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1f));
-    if constexpr (!Plain) {
-      if (x.slash) special |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
-      if (x.unicode) special |= _mm512_movepi8_mask(v);
-    }
-    return special;
-  }
-};
-#endif
-
 }  // namespace keel::json::detail

@@ -1,10 +1,10 @@
 // The writer's kernel: one loop over the node array in document order, with an explicit stack
 // of open containers. The string scan is written once over a block type (write_isa.h) and
-// instantiated per instruction set: 16-byte SSE2 blocks inline here, 32- and 64-byte blocks for
-// long strings in write_avx2.cpp / write_avx512.cpp. The output cursor and the innermost
-// container live in locals (registers); the buffer keeps kWriteSlack spare bytes past its limit,
-// so only strings (and pretty indentation) need a size-dependent room check, everything else one
-// compare per value.
+// instantiated per instruction set: 16-byte SSE2 blocks inline here, 32-byte AVX2 blocks for
+// long strings in write_avx2.cpp (used by the avx2 and avx512 kernel sets). The output cursor and
+// the innermost container live in locals (registers); the buffer keeps kWriteSlack spare bytes past
+// its limit, so only strings (and pretty indentation) need a size-dependent room check, everything
+// else one compare per value.
 #pragma once
 
 #include <bit>
@@ -25,7 +25,7 @@
 namespace keel::json::detail {
 
 // Room that is always there past `lim`: the longest fixed-size write (a number's whole-register
-// stores: 64 bytes, a string block: 64 bytes) plus separators, with margin.
+// stores: 64 bytes, a string block: 32 bytes) plus separators, with margin.
 inline constexpr std::ptrdiff_t kWriteSlack = 160;
 
 // Grows the buffer to hold `used` bytes plus `need` more plus the slack; returns the new base
@@ -39,11 +39,10 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept;
 // Makes room for one more open container: stack.size() > depth afterwards; returns stack.data().
 const node** grow_stack(std::vector<const node*>& stack, std::size_t depth);
 
-// The wide kernel sets' scans for strings longer than kShortString (write_avx2.cpp,
-// write_avx512.cpp, compiled with their instruction-set flags): the quoted string's body at p.
+// The wide kernel sets' scan for strings longer than kShortString (write_avx2.cpp, compiled with
+// the avx2 set's flags; the avx512 set uses it too): the quoted string's body at p.
 using long_scan = char* (*)(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
 char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
-char* scan_long_avx512(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
 
 // A literal's text (without its NUL) at p.
 template <std::size_t N>

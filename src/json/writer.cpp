@@ -86,11 +86,11 @@ result<std::string_view> writer::write(const value& v) noexcept {
     if (!isa_supported(which)) return error_code::isa_unavailable;
     last_isa_ = which;
     std::size_t size = 0;
-    const error_code e = which == isa::avx512 ? detail::write_document<detail::scan_long_avx512>(
+    // The avx512 kernel set writes long strings with the avx2 set's 32-byte blocks (docs/json.md:
+    // 64-byte blocks left some processes in a slow state on twitter.json).
+    const error_code e = which == isa::scalar ? detail::write_document<nullptr>(
                                                     buf_, capacity_, size, v, stack_, options_)
-                         : which == isa::avx2 ? detail::write_document<detail::scan_long_avx2>(
-                                                    buf_, capacity_, size, v, stack_, options_)
-                                              : detail::write_document<nullptr>(
+                                              : detail::write_document<detail::scan_long_avx2>(
                                                     buf_, capacity_, size, v, stack_, options_);
     if (e != error_code::ok) return e;
     return std::string_view(buf_.get(), size);
