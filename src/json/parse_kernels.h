@@ -402,21 +402,27 @@ struct stage2 {
   // following structural byte is within kPad bytes of the end, is parsed from a padded copy.
   KEEL_JSON_INLINE bool scalar(const std::uint32_t* ip) noexcept {
     const std::size_t off = ip[0];
-    if (ip + 1 >= safe) [[unlikely]]
-      return padded_scalar(ip);
+    if (ip + 1 >= safe) [[unlikely]] {
+      if (ip >= idx + n) return fail(error_code::unexpected_end, len);  // a sentinel
+      const std::uint8_t* tmp = padded_copy(st, buf, off, len);
+      if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
+      return scalar_at(tmp, off, len - off);
+    }
     return scalar_at(buf + off, off, len - off);
   }
-  KEEL_JSON_NOINLINE bool padded_scalar(const std::uint32_t* ip) noexcept {
-    if (ip >= idx + n) return fail(error_code::unexpected_end, len);  // a sentinel
-    const std::size_t off = ip[0];
+  // The token at off copied with kPad spaces after it (nullptr: out of memory). Static: the
+  // grammar loop's state never has its address taken, so it can live in registers.
+  KEEL_JSON_NOINLINE static const std::uint8_t* padded_copy(parse_state& st,
+                                                            const std::uint8_t* buf,
+                                                            std::size_t off,
+                                                            std::size_t len) noexcept {
     const std::size_t tl = len - off;
-    std::uint8_t* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
-    if (tmp == nullptr) return fail(error_code::out_of_memory, 0);
+    auto* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
+    if (tmp == nullptr) return nullptr;
     std::memcpy(tmp, buf + off, tl);
     std::memset(tmp + tl, ' ', kPad);
-    return scalar_at(tmp, off, tl);
+    return tmp;
   }
-
   // Inlined with a constant length: memcmp here was an out-of-line call per true/false/null.
   KEEL_JSON_INLINE static bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
                                        std::size_t wl) noexcept {
@@ -659,6 +665,27 @@ struct stage2 {
     return error_code::ok;
   }
 
+  // Stage 2 in a function of its own (not inlined into the stage-1 loop's frame), on a local
+  // stage2 whose address never escapes: GCC can keep its members in registers (char and vector
+  // stores may alias anything reachable through a pointer).
+  KEEL_JSON_NOINLINE static bool go(parse_state& st, const std::uint8_t* buf, std::size_t safe,
+                                    node* nodes, std::uint8_t* strings, node*& out_end,
+                                    std::uint8_t*& sout_end) noexcept {
+    stage2 s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings};
+    const bool ok = s2.run();
+    out_end = s2.out;
+    sout_end = s2.sout;
+    return ok;
+  }
+
+  // Out of line and static (no `this`): an unexpected position, or the end of the positions.
+  KEEL_JSON_NOINLINE static bool bad_at(parse_state& st, const std::uint32_t* q,
+                                        const std::uint32_t* end, std::size_t len) noexcept {
+    st.code = q >= end ? error_code::unexpected_end : error_code::unexpected_character;
+    st.offset = q >= end ? len : *q;
+    return false;
+  }
+
   // The grammar over the structural positions, walked by pointer. The innermost open container
   // (its first node, kind and element count) lives in locals; the stack keeps the enclosing ones.
   bool run() noexcept {
@@ -678,10 +705,7 @@ struct stage2 {
     std::uint64_t cur_count = 0;
     // No end check: the positions after the last one are sentinels (see sentinels()).
     auto ch = [&](const std::uint32_t* q) -> std::uint8_t { return buf[*q]; };
-    auto bad = [&](const std::uint32_t* q) {
-      return q >= end ? fail(error_code::unexpected_end, len)
-                      : fail(error_code::unexpected_character, *q);
-    };
+    auto bad = [&](const std::uint32_t* q) { return bad_at(st, q, end, len); };
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
@@ -840,8 +864,9 @@ void parse_document(parse_state& st) noexcept {
     st.offset = 0;
     return;
   }
-  stage2<I> s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings};
-  const bool ok = s2.run();
+  node* out_end;
+  std::uint8_t* sout_end;
+  const bool ok = stage2<I>::go(st, buf, safe, nodes, strings, out_end, sout_end);
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
     // the first value was wanted) that value ended before it.
@@ -852,7 +877,8 @@ void parse_document(parse_state& st) noexcept {
     }
   }
   if (!ok) return;
-  st.finish(static_cast<std::size_t>(s2.out - nodes), static_cast<std::size_t>(s2.sout - strings));
+  st.finish(static_cast<std::size_t>(out_end - nodes),
+            static_cast<std::size_t>(sout_end - strings));
 }
 
 }  // namespace keel::json::detail
