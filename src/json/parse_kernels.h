@@ -432,21 +432,31 @@ struct stage2 {
     return avail == wl || !kTokenChar.t[p[wl]];
   }
 
+  // The four bytes at p equal w: one 32-bit compare (kPad bytes past a token are readable, so
+  // the bytes after a short token are spaces or other bytes that fail the compare).
+  KEEL_JSON_INLINE static bool word4(const std::uint8_t* p, const char (&w)[5]) noexcept {
+    std::uint32_t v, x;
+    std::memcpy(&v, p, 4);
+    std::memcpy(&x, w, 4);
+    return v == x;
+  }
+
   KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off,
                                   std::size_t avail) noexcept {
     // Numbers first, with one branch for both signs (a switch would mispredict on '-' vs digit).
     if (is_digit(*p) | ((*p == '-') & (p[1] != 'I'))) return number(p, off);
     switch (*p) {
       case 't':
-        if (!literal(p, avail, "true", 4)) return fail(error_code::invalid_literal, off);
+        if (!word4(p, "true") || kTokenChar.t[p[4]]) return fail(error_code::invalid_literal, off);
         *out++ = {tag_of(type::boolean, 0), 1};
         return true;
       case 'f':
-        if (!literal(p, avail, "false", 5)) return fail(error_code::invalid_literal, off);
+        if (!word4(p + 1, "alse") || kTokenChar.t[p[5]])
+          return fail(error_code::invalid_literal, off);
         *out++ = {tag_of(type::boolean, 0), 0};
         return true;
       case 'n':
-        if (!literal(p, avail, "null", 4)) return fail(error_code::invalid_literal, off);
+        if (!word4(p, "null") || kTokenChar.t[p[4]]) return fail(error_code::invalid_literal, off);
         *out++ = {tag_of(type::null, 0), 0};
         return true;
       case 'N':
