@@ -132,13 +132,13 @@ struct stage1 {
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
-    if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
-      I::flatten(out, static_cast<std::uint32_t>(base),
-                 structurals);  // the ISA's own (AVX-512 compress)
-    } else {
-      flatten(out, static_cast<std::uint32_t>(base), structurals);
-    }
+    // The positions are written one block late: the compress and stores of the previous block
+    // overlap this block's classification instead of waiting at the end of its dependency chain.
+    // (The previous block's base is base - 64; for the first block pending is 0.)
+    emit(out, base - 64, pending);
+    pending = structurals;
     if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
+      flush(out, base);
       const std::size_t at_ctrl =
           bad_ctrl ? base + static_cast<std::size_t>(std::countr_zero(bad_ctrl)) : kNone;
       if (at_ctrl < bad_utf8) return fail(st, error_code::control_character, at_ctrl);
@@ -148,6 +148,22 @@ struct stage1 {
   }
 
   static constexpr std::size_t kNone = ~std::size_t{0};
+  std::uint64_t pending = 0;  // the previous block's positions, not yet written
+
+  // Writes the pending positions, those of the block at `base`.
+  KEEL_JSON_INLINE void flush(std::uint32_t*& out, std::size_t base) noexcept {
+    emit(out, base, pending);
+    pending = 0;
+  }
+
+  KEEL_JSON_INLINE static void emit(std::uint32_t*& out, std::size_t base,
+                                    std::uint64_t m) noexcept {
+    if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
+      I::flatten(out, static_cast<std::uint32_t>(base), m);  // the ISA's own (AVX-512 compress)
+    } else {
+      flatten(out, static_cast<std::uint32_t>(base), m);
+    }
+  }
 
   // The vector check flagged the block at `base` (or an unfinished sequence before it): the
   // first bad byte, found with the scalar validator starting in step at a lead byte in the block
@@ -196,11 +212,13 @@ struct stage1 {
         break;
       }
     }
+    std::size_t last = base - 64;  // the block whose positions are pending
     if (ok && base < st.len) {
       alignas(64) std::uint8_t tail[64];
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
       ok = block(st, tail, base, out, check_utf8);
+      last = base;
     }
     if constexpr (I::kVectorUtf8) {
       // A sequence cut off by the end of the input (when no padded block followed it).
@@ -210,6 +228,7 @@ struct stage1 {
           ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
       }
     }
+    flush(out, last);
     std::size_t n = static_cast<std::size_t>(out - st.idx);
     if (ok && prev_in_string) {
       // The unterminated string starts at the last quote recorded.
