@@ -206,8 +206,6 @@ struct stage1 {
     const bool check_utf8 = !st.opt->allow_invalid_utf8;
     bool ok = true;
     std::size_t base = 0;
-    // Two blocks per iteration (AVX-512: twitter -3 %, citm/gsoc -1.5 %; AVX2 unchanged).
-#pragma GCC unroll 2
     for (; base < full; base += 64) {
       if (!block(st, buf + base, base, out, check_utf8)) {
         ok = false;
