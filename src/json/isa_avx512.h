@@ -120,15 +120,6 @@ struct isa_avx512 {
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
   }
 
-  // Strings of 17-32 bytes: 32 bytes from src to dst; one bit per byte that is a backslash.
-  static constexpr std::size_t kMedium = 32;
-  static std::uint64_t copy_medium(const std::uint8_t* src, std::uint8_t* dst) noexcept {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
-    return static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))));
-  }
-
   static constexpr std::size_t kChunk = 64;
   static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
     const __m512i v = _mm512_loadu_si512(src);

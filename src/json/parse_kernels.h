@@ -306,20 +306,11 @@ struct stage2 {
     std::uint8_t* const start = sout;
     std::uint8_t* dst = sout;
     if (ip + 1 < safe) [[likely]] {
-      // Most strings (keys above all) are short: one small copy and no loop. Where the ISA has
-      // a 32-byte step (AVX-512, whose chunk is 64), strings of 17-32 bytes take one too (the
-      // long keys of twitter.json: -3 %).
+      // Most strings (keys above all) are short: one small copy and no loop.
       if (const auto remain = static_cast<std::size_t>(end - src); remain <= I::kShort) {
         if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
           dst += remain;
           goto copied;
-        }
-      } else if constexpr (requires { I::copy_medium(src, dst); }) {
-        if (remain <= I::kMedium) {
-          if ((I::copy_medium(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
-            dst += remain;
-            goto copied;
-          }
         }
       }
     } else if (ip + 1 >= idx + n) {
