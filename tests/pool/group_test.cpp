@@ -289,3 +289,49 @@ TEST(PoolGroup, OutsideWaiterRunsOnlyItsGroupsTasks) {
   EXPECT_FALSE(x_on_caller.load());
   EXPECT_TRUE(x_saw_wait.load());
 }
+
+// The only worker must not keep tasks of an outside owner's slot on its deque: here it runs the
+// owner's group tasks, then a high-priority task X (taken before its deque) that blocks until the
+// owner's wait() returned. The owner runs what is left in its slot itself; tasks parked on the
+// worker's deque would wait for X, and X for the owner.
+TEST(PoolGroup, OnlyWorkerKeepsNoSlotTasksBehindABlockedTask) {
+  kp::thread_pool p(1);
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<int> ran{0};
+    std::promise<void> waited;
+    std::shared_future<void> waited_f = waited.get_future().share();
+    std::atomic<bool> x_saw_wait{false};
+    std::thread submitter;
+    {
+      kp::task_group g(p);
+      for (int i = 0; i < 2000; ++i) {
+        g.run([&ran] {
+          std::atomic<int> k{0};  // about a microsecond of work
+          while (k.load(std::memory_order_relaxed) < 300) {
+            k.fetch_add(1, std::memory_order_relaxed);
+          }
+          ran.fetch_add(1, std::memory_order_relaxed);
+        });
+      }
+      submitter = std::thread([&] {
+        while (ran.load(std::memory_order_relaxed) < 100) {  // the worker is on the group
+          std::this_thread::yield();
+        }
+        ASSERT_EQ(p.detach(kp::submit_options{kp::priority::high, {}},
+                           [&x_saw_wait, waited_f] {
+                             x_saw_wait = waited_f.wait_for(std::chrono::seconds(5)) ==
+                                          std::future_status::ready;
+                           }),
+                  kp::errc::ok);
+      });
+      const auto t0 = std::chrono::steady_clock::now();
+      EXPECT_EQ(g.wait(), kp::group_status::complete);
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+      waited.set_value();
+    }
+    submitter.join();
+    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    EXPECT_EQ(ran.load(), 2000);
+    EXPECT_TRUE(x_saw_wait.load());
+  }
+}
