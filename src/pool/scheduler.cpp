@@ -226,10 +226,9 @@ task_node* scheduler::steal(worker* w) noexcept {
 // A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
 // and pushes the rest onto its own deque, where it pops them without touching the slot and other
 // workers can steal them. (Slot deques are never popped, which makes taking several safe.) The
-// only worker of a pool takes one: tasks parked on its deque could wait behind a task that blocks
-// until the slot's owner returns from wait(), and that owner cannot take them back.
+// slot's owner cannot take those back: if every worker holding some is blocked in a task that
+// waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  const std::size_t max = workers_.size() > 1 ? kMaxTake : 1;
   for (;;) {
     std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
     bool lost = false;
@@ -239,7 +238,7 @@ task_node* scheduler::steal_slots_counted(worker* w) noexcept {
       }
       task_node* got[kMaxTake];
       std::size_t n = 0;
-      switch (slots_[i].deque.steal_batch(got, max, n)) {
+      switch (slots_[i].deque.steal_batch(got, kMaxTake, n)) {
         case ws_deque::steal_result::taken:
           bump(w->stats.stolen, n);
           if (n > 1) {
