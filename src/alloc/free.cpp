@@ -50,9 +50,12 @@ void free_remote(page* pg, block* b) {
   const auto a = reinterpret_cast<std::uintptr_t>(b);
   if (KEEL_UNLIKELY((owner & kSlowFree) != 0)) {
     // A hardened page (not over-aligned, so no interior pointers; g_no_page counts as
-    // over-aligned): a 16-byte aligned pointer inside its blocks goes straight to free_block,
-    // which checks and encodes.
-    if (!pg->aligned && page_contains(pg, a)) return free_block(pg, b);
+    // over-aligned): the start of a carved block goes straight to free_block, which checks for a
+    // double free and encodes; anything else (the middle of a block, the uncarved tail) gets
+    // free_slow's diagnostics.
+    if (!pg->aligned && page_block_start(pg, b) == reinterpret_cast<std::uint8_t*>(b)) {
+      return free_block(pg, b);
+    }
     return free_slow(b);
   }
   const std::uintptr_t mark = free_mark(pg);

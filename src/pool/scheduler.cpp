@@ -225,7 +225,9 @@ task_node* scheduler::steal(worker* w) noexcept {
 
 // A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
 // and pushes the rest onto its own deque, where it pops them without touching the slot and other
-// workers can steal them. (Slot deques are never popped, which makes taking several safe.)
+// workers can steal them. (Slot deques are never popped, which makes taking several safe.) The
+// slot's owner cannot take those back: if every worker holding some is blocked in a task that
+// waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
   for (;;) {
     std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
@@ -578,7 +580,12 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
     if (wake_on_work && light_push_) {
       os::heavy_fence();  // as in search_and_park: new work from outside is visible after this
     }
-    if (done(v) || (wake_on_work && work_visible())) {
+    // An outside waiter may go to sleep holding tasks in `mine` only while the pool is paused.
+    // resume() (and shutdown) clear the flag before waking the sleep lists: a waiter that
+    // registered after that wake sees the flag cleared here and runs its tasks.
+    const bool holding = mine.next < mine.n && !(paused_.load(std::memory_order_seq_cst) &&
+                                                 state_.load(std::memory_order_seq_cst) < stopping);
+    if (done(v) || holding || (wake_on_work && work_visible())) {
       bool removed;
       {
         std::lock_guard<std::mutex> lock(sleep_mu_);

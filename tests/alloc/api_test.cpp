@@ -461,4 +461,23 @@ TEST_F(AllocMisuseDeathTest, HardenedDetectsCorruptedFreeList) {
       "heap corruption");
 }
 
+// A hardened page's frees all leave the fast path (owner or not); a 16-byte aligned pointer into
+// the middle of a block must still be refused, never pushed onto a free list.
+TEST_F(AllocMisuseDeathTest, HardenedInteriorPointerAborts) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (!hardened || std::strcmp(hardened, "1") != 0) GTEST_SKIP() << "needs KEEL_ALLOC_HARDENED=1";
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(48));
+        keel_free(p + 16);
+      },
+      "middle of a block");
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(48));
+        std::thread([p] { keel_free(p + 32); }).join();
+      },
+      "middle of a block");
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -174,6 +175,65 @@ TEST(PoolPause, PausedPoolStartsNothingUntilResumed) {
     f.get();
   }
   EXPECT_EQ(ran.load(), 10);
+}
+
+// An outside waiter runs batches it took from its slot (private to its wait); one that finds the
+// pool paused may go to sleep holding such a batch, and only it can run those tasks. resume() must
+// get it going again: here pause() lands while the owner waits on 1000 tasks and resume() comes
+// about one spin (50 us) later, when the owner gives up spinning. A waiter left asleep is woken by
+// a second resume() after 10 s so that the test fails instead of hanging.
+TEST(PoolPause, OutsideWaiterHoldingABatchFinishesAfterResume) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  constexpr int kRounds = 100;
+#else
+  constexpr int kRounds = 600;
+#endif
+  kp::thread_pool p(2);
+  std::mt19937 rng(12345);
+  int hung = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    const int pause_after = static_cast<int>(rng() % 400);
+    const auto pause_for = std::chrono::microseconds(30 + rng() % 50);
+    std::atomic<int> ran{0};
+    std::atomic<bool> waited{false}, was_hung{false};
+    std::thread toggler([&] {
+      while (ran.load(std::memory_order_relaxed) < pause_after && !waited.load()) {
+        std::this_thread::yield();
+      }
+      p.pause();
+      const auto until = std::chrono::steady_clock::now() + pause_for;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      p.resume();
+      const auto deadline = std::chrono::steady_clock::now() + 10s;
+      while (!waited.load() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(1ms);
+      }
+      if (!waited.load()) {
+        was_hung = true;
+        p.resume();  // wakes every sleeping waiter
+      }
+    });
+    {
+      kp::task_group g(p);
+      for (int i = 0; i < 1000; ++i) {
+        g.run([&ran] {
+          std::atomic<int> k{0};  // about half a microsecond of work
+          while (k.load(std::memory_order_relaxed) < 300) {
+            k.fetch_add(1, std::memory_order_relaxed);
+          }
+          ran.fetch_add(1, std::memory_order_relaxed);
+        });
+      }
+      EXPECT_EQ(g.wait(), kp::group_status::complete);
+    }
+    waited = true;
+    toggler.join();
+    hung += was_hung.load() ? 1 : 0;
+    ASSERT_EQ(ran.load(), 1000);
+  }
+  EXPECT_EQ(hung, 0);
+  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
 }
 
 TEST(PoolHooks, StartExitHooksAndThreadNames) {

@@ -9,7 +9,9 @@
 // wait() must not run at the same time as run() calls made by the thread that created the group
 // (its owner). wait() runs tasks while it waits: on a pool worker any of the pool's tasks (so
 // nested waits cannot deadlock; a task must therefore not block across a wait on something an
-// unrelated task could be waiting for), on any other thread only this group's own tasks. cancel()
+// unrelated task could be waiting for), on any other thread only this group's own tasks. No task
+// may block until an outside thread's wait() returned: a worker may hold some of that group's
+// tasks on its deque behind it (with one worker this always deadlocks; docs/pool.md). cancel()
 // makes every task of the group that has not started yet be skipped; running tasks see
 // is_cancelled() and may stop early. After wait() returns the group is reusable (not cancelled, no
 // exceptions pending).
