@@ -198,11 +198,13 @@ TEST(AllocStress, AllocationInLateThreadDestructors) {
 // threads) and exits cleanly.
 TEST(AllocStress, ForkFromThreadedProcess) {
   std::atomic<bool> stop{false};
+  std::atomic<int> running{0};
   std::vector<std::thread> ts;
   for (int t = 0; t < 3; ++t) {
-    ts.emplace_back([&stop, t] {
+    ts.emplace_back([&stop, &running, t] {
       std::uint64_t x = 99 + static_cast<std::uint64_t>(t);
       std::vector<void*> live(64, nullptr);
+      running.fetch_add(1);
       while (!stop.load(std::memory_order_relaxed)) {
         const std::uint64_t r = next(x);
         void*& slot = live[r % live.size()];
@@ -219,6 +221,10 @@ TEST(AllocStress, ForkFromThreadedProcess) {
     fill(p, 100, 7);
     parent_blocks.push_back(p);
   }
+  // Fork only once every thread is inside its keel_malloc/keel_free loop: a thread still starting
+  // up may hold a lock of the C library or of a sanitizer's runtime (ASan's allocator takes one
+  // while it sets up a new thread), which the child would inherit locked and hang on.
+  while (running.load() < 3) std::this_thread::yield();
   for (int round = 0; round < 10; ++round) {
     const pid_t pid = fork();
     ASSERT_GE(pid, 0);
