@@ -302,7 +302,9 @@ struct stage2 {
   copied:
     const std::size_t length = static_cast<std::size_t>(dst - start);
     *dst++ = 0;
-    out->tag = tag_of(type::string, length);
+    // Every escape is longer than what it decodes to: same length, no backslash (kNoEscape).
+    out->tag = tag_of(type::string, length) |
+               (length == static_cast<std::size_t>(end - src) ? kNoEscape : 0);
     out->data = static_cast<std::uint64_t>(start - sbase);
     ++out;
     sout = dst;
