@@ -142,6 +142,24 @@ TEST_P(Parse, Literals) {
   EXPECT_EQ(code("[nul]"), error_code::invalid_literal);
   EXPECT_EQ(code("True"), error_code::unexpected_character);
   EXPECT_TRUE(p("[true,false,null]").ok());
+  // Far from the end of the input (the literal compare reads whole words there, not a padded
+  // copy): every near miss is still an invalid literal.
+  std::string tail;
+  for (int k = 0; k < 64; ++k) tail.append("1,");
+  tail.append("1]");
+  const auto doc = [&](std::string_view head, std::string_view literal) {
+    std::string d(head);
+    d.append(literal);
+    d.append(",");
+    d.append(tail);
+    return d;
+  };
+  for (const char* bad : {"tru", "trux", "truee", "fals", "falsx", "falsee", "fxlse", "nul", "nulx",
+                          "nulll", "truefalse", "nulltrue"}) {
+    EXPECT_EQ(code(doc("[", bad)), error_code::invalid_literal) << bad;
+    EXPECT_EQ(code(doc("{\"k\":", bad)), error_code::invalid_literal) << bad;
+  }
+  EXPECT_TRUE(p(doc("[true,false,null,true ,false\t,", "null\n")).ok());
 }
 
 TEST_P(Parse, Strings) {
