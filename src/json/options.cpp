@@ -12,7 +12,6 @@ namespace {
 struct option_table {
   isa forced_isa = isa::automatic;  // KEEL_JSON_ISA
   isa best = isa::scalar;
-  bool noesc_off = std::getenv("KEEL_JSON_NOESC_OFF") != nullptr;  // TEMPORARY A/B
 
   option_table() {
     __builtin_cpu_init();
@@ -41,7 +40,6 @@ const option_table& options() {
 }  // namespace
 
 isa env_isa() noexcept { return options().forced_isa; }
-bool env_noesc_off() noexcept { return options().noesc_off; }
 
 }  // namespace detail
 

@@ -126,7 +126,7 @@ __attribute__((always_inline)) inline char* put_noescape_string(char* p, const c
   return p;
 }
 
-template <long_scan Long, bool Pretty, bool Plain, bool UseFlag>
+template <long_scan Long, bool Pretty, bool Plain>
 error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
                       const value& root, std::vector<const node*>& stack, const write_options& o) {
   if (cap < 4096) grow_output(buf, cap, 0, 0);
@@ -161,7 +161,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       case type::string: {
         const std::size_t len = tag >> 8;
         ensure(len * 6 + 8);
-        if (Plain && UseFlag && (tag & kNoEscape)) {
+        if (Plain && (tag & kNoEscape)) {
           p = put_noescape_string(p, strings + x->data, len);
           return true;
         }
@@ -233,7 +233,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     const std::uint64_t tag = k->tag;
     const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
-    if (Plain && UseFlag && (tag & kNoEscape)) {
+    if (Plain && (tag & kNoEscape)) {
       p = put_noescape_string(p, strings + k->data, len);
       *p++ = ':';
       if constexpr (Pretty) *p++ = ' ';
@@ -317,24 +317,16 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
 }
 
 // The four option combinations of one kernel set.
-template <long_scan Long, bool UseFlag>
-error_code write_document_ab(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                             const value& root, std::vector<const node*>& stack,
-                             const write_options& o) {
-  const bool plain = !o.escape_slash && !o.escape_unicode;
-  if (o.pretty)
-    return plain ? write_tree<Long, true, true, UseFlag>(buf, cap, size, root, stack, o)
-                 : write_tree<Long, true, false, UseFlag>(buf, cap, size, root, stack, o);
-  return plain ? write_tree<Long, false, true, UseFlag>(buf, cap, size, root, stack, o)
-               : write_tree<Long, false, false, UseFlag>(buf, cap, size, root, stack, o);
-}
-bool env_noesc_off() noexcept;  // TEMPORARY A/B: KEEL_JSON_NOESC_OFF
 template <long_scan Long>
 error_code write_document(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
                           const value& root, std::vector<const node*>& stack,
                           const write_options& o) {
-  return env_noesc_off() ? write_document_ab<Long, false>(buf, cap, size, root, stack, o)
-                         : write_document_ab<Long, true>(buf, cap, size, root, stack, o);
+  const bool plain = !o.escape_slash && !o.escape_unicode;
+  if (o.pretty)
+    return plain ? write_tree<Long, true, true>(buf, cap, size, root, stack, o)
+                 : write_tree<Long, true, false>(buf, cap, size, root, stack, o);
+  return plain ? write_tree<Long, false, true>(buf, cap, size, root, stack, o)
+               : write_tree<Long, false, false>(buf, cap, size, root, stack, o);
 }
 
 }  // namespace keel::json::detail
