@@ -309,8 +309,8 @@ struct stage2 {
       // Most strings (keys above all) are short: one small copy and no loop.
       if (const auto remain = static_cast<std::size_t>(end - src); remain <= I::kShort) {
         if ((I::copy_short(src, dst) & ((std::uint64_t{1} << remain) - 1)) == 0) {
-          dst += remain;
-          goto copied;
+          string_node(start, dst + remain, kNoEscape);
+          return true;
         }
       }
     } else if (ip + 1 >= idx + n) {
@@ -318,14 +318,22 @@ struct stage2 {
       return fail(error_code::unexpected_end, len);
     }
     if (!long_string(src, end, dst)) return false;
-  copied:
+    // Every escape is longer than what it decodes to: as long as its source, it had no backslash
+    // (the source length reloaded from the positions rather than kept in a register).
+    string_node(start, dst,
+                static_cast<std::size_t>(dst - start) == ip[1] - ip[0] - 1 ? kNoEscape : 0);
+    return true;
+  }
+
+  // The node of the string copied to [start, dst), and its NUL.
+  KEEL_JSON_INLINE void string_node(std::uint8_t* start, std::uint8_t* dst,
+                                    std::uint64_t flags) noexcept {
     const std::size_t length = static_cast<std::size_t>(dst - start);
     *dst++ = 0;
-    out->tag = tag_of(type::string, length);
+    out->tag = tag_of(type::string, length) | flags;
     out->data = static_cast<std::uint64_t>(start - sbase);
     ++out;
     sout = dst;
-    return true;
   }
 
   // The general copy: chunks, escapes, and the end of the input.

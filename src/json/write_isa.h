@@ -22,6 +22,11 @@ struct escape_extra {
 struct wisa_sse2 {
   static constexpr std::size_t kBlock = 16;
   using mask = std::uint32_t;
+  // One block copied, nothing checked.
+  static void copy(const char* s, char* p) noexcept {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
+  }
   template <bool Plain>
   static mask copy_block(const char* s, char* p, escape_extra x) noexcept {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));

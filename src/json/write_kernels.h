@@ -108,6 +108,24 @@ __attribute__((always_inline)) inline char* put_string(char* p, const char* s, s
   return p;
 }
 
+// A string whose node has kNoEscape, written with the default escaping: copied without looking
+// at its bytes (room as put_string). One or two 16-byte blocks up to 32 bytes (reads past the
+// string stay in the string area, as in scan_string), memcpy beyond.
+__attribute__((always_inline)) inline char* put_noescape_string(char* p, const char* s,
+                                                                std::size_t len) noexcept {
+  *p++ = '"';
+  wisa_sse2::copy(s, p);
+  if (len > wisa_sse2::kBlock) {
+    if (len <= 2 * wisa_sse2::kBlock)
+      wisa_sse2::copy(s + len - wisa_sse2::kBlock, p + len - wisa_sse2::kBlock);
+    else
+      std::memcpy(p, s, len);
+  }
+  p += len;
+  *p++ = '"';
+  return p;
+}
+
 template <long_scan Long, bool Pretty, bool Plain>
 error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
                       const value& root, std::vector<const node*>& stack, const write_options& o) {
@@ -139,10 +157,14 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   error_code err = error_code::ok;
   auto scalar = [&](const node* x) __attribute__((always_inline))->bool {
     const std::uint64_t tag = x->tag;
-    switch (static_cast<type>(tag & 0xff)) {
+    switch (static_cast<type>(tag & kTypeMask)) {
       case type::string: {
         const std::size_t len = tag >> 8;
         ensure(len * 6 + 8);
+        if (Plain && (tag & kNoEscape)) {
+          p = put_noescape_string(p, strings + x->data, len);
+          return true;
+        }
         p = put_string<Long, Plain>(p, strings + x->data, len, extra);
         if (p == nullptr) [[unlikely]] {
           err = error_code::invalid_utf8;
@@ -208,8 +230,15 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   };
   // An object key and its ':'.
   auto key = [&](const node* k) __attribute__((always_inline))->bool {
-    const std::size_t len = k->tag >> 8;
+    const std::uint64_t tag = k->tag;
+    const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
+    if (Plain && (tag & kNoEscape)) {
+      p = put_noescape_string(p, strings + k->data, len);
+      *p++ = ':';
+      if constexpr (Pretty) *p++ = ' ';
+      return true;
+    }
     p = put_string<Long, Plain>(p, strings + k->data, len, extra);
     if (p == nullptr) [[unlikely]] {
       err = error_code::invalid_utf8;
@@ -224,7 +253,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     return error_code::ok;
   };
 
-  const auto root_type = static_cast<type>(n->tag & 0xff);
+  const auto root_type = static_cast<type>(n->tag & kTypeMask);
   if (root_type != type::array && root_type != type::object) {
     if (!scalar(n)) return err;
     return done();
@@ -238,7 +267,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   bool top_obj = false;
   for (;;) {
     const std::uint64_t tag = n->tag;
-    const auto t = static_cast<type>(tag & 0xff);
+    const auto t = static_cast<type>(tag & kTypeMask);
     if (t == type::array || t == type::object) {
       ensure(0);
       const bool obj = t == type::object;
@@ -276,7 +305,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       if (depth == 0) return done();
       const node* c = stack_base[depth - 1];
       top_end = c + c->data;
-      top_obj = static_cast<type>(c->tag & 0xff) == type::object;
+      top_obj = static_cast<type>(c->tag & kTypeMask) == type::object;
     }
     *p++ = ',';
     if constexpr (Pretty) newline(depth);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "keel/json.h"
@@ -126,6 +127,119 @@ TEST(Dom, DocumentSizes) {
   EXPECT_EQ(d->node_count(), 3u);
   EXPECT_EQ(d->string_bytes(), 5u);  // "ab\0c\0"
   EXPECT_EQ(d->dom_bytes(), 3u * 16 + 5);
+}
+
+// kNoEscape (docs/json-dom.md): set on a string node, value or key, exactly when its source text
+// had no backslash; on every kernel set and under every parse option. Type queries, equality,
+// lookup and JSON Pointer see through it.
+bool no_escape(const value& v) { return (v.node_ptr()->tag & detail::kNoEscape) != 0; }
+
+std::vector<isa> isas() {
+  std::vector<isa> v;
+  for (isa i : {isa::scalar, isa::avx2, isa::avx512})
+    if (isa_supported(i)) v.push_back(i);
+  return v;
+}
+
+TEST(Dom, NoEscapeFlagPerString) {
+  const std::pair<std::string, bool> cases[] = {
+      {R"("")", true},
+      {R"("plain ascii")", true},
+      {"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", true},  // non-ASCII UTF-8
+      {R"("a/b")", true},                                       // '/' needs no escape by default
+      {"\"\x7f\"", true},
+      {R"("a\nb")", false},
+      {R"("a\"b")", false},
+      {R"("a\\b")", false},
+      {R"("caf\u00e9")", false},
+      {R"("\ud83d\ude00")", false},  // surrogate pair
+      {R"("a\/b")", false},
+      {R"("\u0000")", false},
+      {R"("\b\f\r\t")", false},
+  };
+  for (const isa which : isas()) {
+    for (const auto& [json, flag] : cases) {
+      auto d = parse(json, {.isa = which});
+      ASSERT_TRUE(d.ok()) << json;
+      EXPECT_EQ(no_escape(d->root()), flag) << json << " " << isa_name(which);
+      EXPECT_EQ(d->root().type(), type::string);
+      EXPECT_TRUE(d->root().is_string());
+    }
+    // Every length up to 150 (the short path, one and several chunks), without an escape and with
+    // one at a few positions; as values and as keys.
+    for (std::size_t len = 0; len <= 150; ++len) {
+      std::string body(len, 'x');
+      for (std::size_t i = 0; i < len; ++i) body[i] = static_cast<char>('a' + (i * 5) % 26);
+      for (std::size_t pos = 0; pos <= len + 1; pos += (len < 70 ? 1 : 13)) {
+        std::string b = body;
+        const bool escaped = pos <= len;
+        if (escaped) b.insert(pos, "\\t");
+        const std::string json = "{\"" + b + "\":\"" + b + "\"}";
+        auto d = parse(json, {.isa = which});
+        ASSERT_TRUE(d.ok()) << json;
+        const value key(d->root().node_ptr() + 1, d->root().string_area());
+        const value val = key.next();
+        EXPECT_EQ(no_escape(key), !escaped) << json << " " << isa_name(which);
+        EXPECT_EQ(no_escape(val), !escaped) << json << " " << isa_name(which);
+        EXPECT_EQ(key.type(), type::string);
+        EXPECT_EQ(val.size(), len + (escaped ? 1 : 0));
+      }
+    }
+  }
+}
+
+TEST(Dom, NoEscapeFlagUnderEveryParseOption) {
+  // A strict document under each option alone, and one that needs every option at once.
+  const std::string strict = R"({"k":"v", "k\n":"v\"", "n":[1, "\u00e9"], "":"w"})";
+  const std::string lax =
+      "\xef\xbb\xbf{\"k\":\"v\", \"k\\n\":\"v\\\"\", /* c */ \"n\":[NaN, 123456789012345678901234, "
+      "\"\xff\xfe\",], // c\n \"\":\"w\"} 7";
+  std::vector<parse_options> opts(9);
+  opts[1].allow_comments = true;
+  opts[2].allow_trailing_commas = true;
+  opts[3].allow_nan_inf = true;
+  opts[4].allow_bom = true;
+  opts[5].allow_invalid_utf8 = true;
+  opts[6].stop_after_first = true;
+  opts[7].big_integers_as_raw = true;
+  opts[8] = {.allow_comments = true,
+             .allow_trailing_commas = true,
+             .allow_nan_inf = true,
+             .allow_bom = true,
+             .allow_invalid_utf8 = true,
+             .stop_after_first = true,
+             .big_integers_as_raw = true};
+  for (const isa which : isas()) {
+    for (std::size_t o = 0; o < opts.size(); ++o) {
+      parse_options po = opts[o];
+      po.isa = which;
+      auto d = parse(o == 8 ? lax : strict, po);
+      ASSERT_TRUE(d.ok()) << d.err().to_string() << " option " << o << " " << isa_name(which);
+      const value root = d->root();
+      const detail::node* n = root.node_ptr();
+      const char* s = root.string_area();
+      EXPECT_TRUE(no_escape(value(n + 1, s)));   // key "k"
+      EXPECT_TRUE(no_escape(value(n + 2, s)));   // "v"
+      EXPECT_FALSE(no_escape(value(n + 3, s)));  // key "k\n"
+      EXPECT_FALSE(no_escape(value(n + 4, s)));  // "v\""
+      EXPECT_TRUE(no_escape(value(n + 5, s)));   // key "n"
+      // "\u00e9", or invalid UTF-8 kept as is (the writer copies it unchanged by default).
+      EXPECT_EQ(no_escape(*root.at_pointer("/n/" + std::to_string(o == 8 ? 2 : 1))), o == 8);
+      EXPECT_TRUE(no_escape(*root[""]));
+      EXPECT_EQ(*root["k\n"]->get<std::string_view>(), "v\"");
+      EXPECT_EQ(root.at_pointer("/k")->type(), type::string);
+      EXPECT_TRUE(root.at_pointer("/k\n")->is_string());
+      EXPECT_EQ(root.size(), 4u);
+    }
+  }
+  // Equality compares strings, not how they were written.
+  auto a = parse("[\"caf\xc3\xa9\",{\"k\":\"a/b\"}]");
+  auto b = parse(R"(["caf\u00e9",{"\u006b":"a\/b"}])");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(no_escape(*a->root().at(0)));
+  EXPECT_FALSE(no_escape(*b->root().at(0)));
+  EXPECT_TRUE(a->root() == b->root());
+  EXPECT_TRUE(*a->root().at_pointer("/1/k") == *b->root().at_pointer("/1/k"));
 }
 
 }  // namespace

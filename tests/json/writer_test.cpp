@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <dragonbox/dragonbox.h>
@@ -483,6 +484,54 @@ TEST_P(WriterIsa, CorpusSameOnEveryKernelSet) {
   ASSERT_TRUE(d.ok());
   writer wr({.isa = GetParam()});
   EXPECT_EQ(*wr.write(d->root()), deep);
+}
+
+// Strings flagged kNoEscape (docs/json-dom.md) are copied without a scan under the default
+// escaping: the same DOM with every flag cleared (a copy of its nodes) must give the same text
+// under every write option, for the corpus files, every y_ file of JSONTestSuite and the i_ files
+// parsed keeping invalid UTF-8.
+TEST_P(WriterIsa, NoEscapeFlagSameOutput) {
+  std::vector<std::pair<std::string, parse_options>> docs;
+  for (const char* f : {"twitter.json", "canada.json", "citm_catalog.json", "gsoc-2018.json"})
+    docs.emplace_back(test::slurp(test::corpus() / "json" / f), parse_options{});
+  for (const auto& f : test::files_in(test::corpus() / "JSONTestSuite" / "test_parsing")) {
+    const char kind = f.filename().string()[0];
+    if (kind == 'y' || kind == 'i')
+      docs.emplace_back(test::slurp(f), parse_options{.allow_invalid_utf8 = kind == 'i'});
+  }
+  ASSERT_GT(docs.size(), 120u) << "corpus missing";
+  const write_options opts[] = {{},
+                                {.escape_unicode = true},
+                                {.escape_slash = true},
+                                {.pretty = true},
+                                {.pretty = true, .escape_unicode = true, .escape_slash = true}};
+  std::size_t flagged = 0, written = 0;
+  for (const auto& [text, po] : docs) {
+    auto doc = parse(text, po);
+    if (!doc.ok()) continue;  // an i_ file rejected
+    const value root = doc->root();
+    std::vector<detail::node> cleared(root.node_ptr(), root.node_ptr() + root.node_count());
+    for (detail::node& n : cleared) {
+      flagged += (n.tag & detail::kNoEscape) != 0;
+      n.tag &= ~detail::kNoEscape;
+    }
+    const value plain(cleared.data(), root.string_area());
+    for (write_options o : opts) {
+      o.isa = GetParam();
+      writer a(o), b(o);
+      auto x = a.write(root);
+      auto y = b.write(plain);
+      ASSERT_EQ(x.ok(), y.ok()) << text.substr(0, 200);
+      if (!x.ok()) {
+        EXPECT_EQ(x.code(), y.code());
+        continue;
+      }
+      ++written;
+      EXPECT_EQ(*x, *y) << text.substr(0, 200);
+    }
+  }
+  EXPECT_GT(flagged, 50000u);  // the flagged path was taken
+  EXPECT_GT(written, 500u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, WriterIsa, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),

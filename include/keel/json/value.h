@@ -26,9 +26,10 @@ enum class type : std::uint8_t {
 };
 
 namespace detail {
-// One DOM node (docs/json-dom.md). tag: bits 0-7 the type, bits 8-63 the string length or the
-// element/member count. data: the payload: bool, int64/uint64/double bits, a string's byte
-// offset in the string area, or a container's subtree size in nodes (itself included).
+// One DOM node (docs/json-dom.md). tag: bits 0-6 the type, bit 7 on a string node: its bytes need
+// no escape (kNoEscape), bits 8-63 the string length or the element/member count. data: the
+// payload: bool, int64/uint64/double bits, a string's byte offset in the string area, or a
+// container's subtree size in nodes (itself included).
 struct node {
   std::uint64_t tag;
   std::uint64_t data;
@@ -36,6 +37,12 @@ struct node {
 inline constexpr std::uint64_t tag_of(type t, std::uint64_t len) {
   return static_cast<std::uint64_t>(t) | (len << 8);
 }
+// The type bits of a tag.
+inline constexpr std::uint64_t kTypeMask = 0x7f;
+// On a string node (value or key): the parser found no backslash in its source text, so its bytes
+// hold no '"', '\' or control character (those are rejected unescaped) and the writer copies them
+// as they are unless its options escape more ('/', non-ASCII).
+inline constexpr std::uint64_t kNoEscape = 0x80;
 }  // namespace detail
 
 class value;
@@ -49,7 +56,7 @@ class value {
   value(const detail::node* n, const char* strings) : n_(n), s_(strings) {}
 
   bool valid() const noexcept { return n_ != nullptr; }
-  json::type type() const noexcept { return static_cast<json::type>(n_->tag & 0xff); }
+  json::type type() const noexcept { return static_cast<json::type>(n_->tag & detail::kTypeMask); }
   bool is_null() const noexcept { return type() == json::type::null; }
   bool is_bool() const noexcept { return type() == json::type::boolean; }
   bool is_int64() const noexcept { return type() == json::type::int64; }
