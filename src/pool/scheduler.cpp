@@ -223,57 +223,17 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
-// A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
-// and pushes the rest onto its own deque, where it pops them without touching the slot and other
-// workers can steal them. (Slot deques are never popped, which makes taking several safe.) The
-// slot's owner cannot take those back: if every worker holding some is blocked in a task that
-// waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
-task_node* scheduler::steal_slots_counted(worker* w) noexcept {
+template <class Take>
+task_node* scheduler::scan_slots(Take take) noexcept {
   for (;;) {
     std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
-    bool lost = false;
-    for (int i = 0; mask; ++i, mask >>= 1) {
-      if (!(mask & 1)) {
-        continue;
-      }
-      task_node* got[kMaxTake];
-      std::size_t n = 0;
-      switch (slots_[i].deque.steal_batch(got, kMaxTake, n)) {
-        case ws_deque::steal_result::taken:
-          bump(w->stats.stolen, n);
-          if (n > 1) {
-            for (std::size_t k = n - 1; k >= 1; --k) {
-              w->deque.push(got[k]);  // the oldest ends up on top: popped first
-            }
-            notify_local_work();
-          }
-          return got[0];
-        case ws_deque::steal_result::lost_race:
-          lost = true;
-          break;
-        case ws_deque::steal_result::empty:
-          break;
-      }
-    }
-    if (!lost) {
-      return nullptr;
-    }
-  }
-}
-
-task_node* scheduler::steal_slots() noexcept {
-  for (;;) {
-    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
-    if (mask == 0) {
-      return nullptr;
-    }
     bool lost = false;
     for (int i = 0; mask; ++i, mask >>= 1) {
       if (!(mask & 1)) {
         continue;
       }
       task_node* t = nullptr;
-      switch (slots_[i].deque.steal(t)) {
+      switch (take(slots_[i].deque, t)) {
         case ws_deque::steal_result::taken:
           return t;
         case ws_deque::steal_result::lost_race:
@@ -287,6 +247,34 @@ task_node* scheduler::steal_slots() noexcept {
       return nullptr;
     }
   }
+}
+
+// A worker takes half of a lent slot's tasks (at most kMaxTake) with one CAS, runs the oldest
+// and pushes the rest onto its own deque, where it pops them without touching the slot and other
+// workers can steal them. (Slot deques are never popped, which makes taking several safe.) The
+// slot's owner cannot take those back: if every worker holding some is blocked in a task that
+// waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
+task_node* scheduler::steal_slots_counted(worker* w) noexcept {
+  return scan_slots([this, w](ws_deque& d, task_node*& t) {
+    task_node* got[kMaxTake];
+    std::size_t n = 0;
+    const auto r = d.steal_batch(got, kMaxTake, n);
+    if (r == ws_deque::steal_result::taken) {
+      bump(w->stats.stolen, n);
+      if (n > 1) {
+        for (std::size_t k = n - 1; k >= 1; --k) {
+          w->deque.push(got[k]);  // the oldest ends up on top: popped first
+        }
+        notify_local_work();
+      }
+      t = got[0];
+    }
+    return r;
+  });
+}
+
+task_node* scheduler::steal_slots() noexcept {
+  return scan_slots([](ws_deque& d, task_node*& t) { return d.steal(t); });
 }
 
 int scheduler::claim_slot() noexcept {

@@ -97,6 +97,10 @@ class scheduler {
     std::size_t n = 0, next = 0;
   };
   task_node* find_own_slot(int slot, own_batch& mine) noexcept;
+  // Offers each claimed slot's deque to take(deque, task_node*&) -> steal_result until one yields a
+  // task; rescans while some take lost a race.
+  template <class Take>
+  task_node* scan_slots(Take take) noexcept;
   task_node* steal_slots() noexcept;
   task_node* steal_slots_counted(worker* w) noexcept;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
