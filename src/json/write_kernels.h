@@ -155,23 +155,27 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
 
   // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
   error_code err = error_code::ok;
+  // A string or key node, quoted; false on invalid UTF-8 (in `err`).
+  auto string = [&](const node* x) __attribute__((always_inline))->bool {
+    const std::uint64_t tag = x->tag;
+    const std::size_t len = tag >> 8;
+    ensure(len * 6 + 8);
+    if (Plain && (tag & kNoEscape)) {
+      p = put_noescape_string(p, strings + x->data, len);
+      return true;
+    }
+    p = put_string<Long, Plain>(p, strings + x->data, len, extra);
+    if (p == nullptr) [[unlikely]] {
+      err = error_code::invalid_utf8;
+      return false;
+    }
+    return true;
+  };
   auto scalar = [&](const node* x) __attribute__((always_inline))->bool {
     const std::uint64_t tag = x->tag;
     switch (static_cast<type>(tag & kTypeMask)) {
-      case type::string: {
-        const std::size_t len = tag >> 8;
-        ensure(len * 6 + 8);
-        if (Plain && (tag & kNoEscape)) {
-          p = put_noescape_string(p, strings + x->data, len);
-          return true;
-        }
-        p = put_string<Long, Plain>(p, strings + x->data, len, extra);
-        if (p == nullptr) [[unlikely]] {
-          err = error_code::invalid_utf8;
-          return false;
-        }
-        return true;
-      }
+      case type::string:
+        return string(x);
       case type::int64:
         ensure(0);
         p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
@@ -230,20 +234,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   };
   // An object key and its ':'.
   auto key = [&](const node* k) __attribute__((always_inline))->bool {
-    const std::uint64_t tag = k->tag;
-    const std::size_t len = tag >> 8;
-    ensure(len * 6 + 8);
-    if (Plain && (tag & kNoEscape)) {
-      p = put_noescape_string(p, strings + k->data, len);
-      *p++ = ':';
-      if constexpr (Pretty) *p++ = ' ';
-      return true;
-    }
-    p = put_string<Long, Plain>(p, strings + k->data, len, extra);
-    if (p == nullptr) [[unlikely]] {
-      err = error_code::invalid_utf8;
-      return false;
-    }
+    if (!string(k)) return false;
     *p++ = ':';
     if constexpr (Pretty) *p++ = ' ';
     return true;
