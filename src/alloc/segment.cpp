@@ -43,11 +43,37 @@ std::uint64_t run_mask(std::size_t first, std::size_t n) {
   return bits << first;
 }
 
-// Lowest index of a run of n set bits in mask, or 64.
-std::size_t find_run(std::uint64_t mask, std::size_t n) {
+// Bit i set: bits i .. i+n-1 of mask are all set (a run of n starts at i).
+std::uint64_t run_starts(std::uint64_t mask, std::size_t n) {
   std::uint64_t m = mask;
   for (std::size_t k = 1; k < n && m; ++k) m &= mask >> k;
-  return m ? static_cast<std::size_t>(__builtin_ctzll(m)) : 64;
+  return m;
+}
+
+// Where a page of n slices goes among the free slices `mask` of a segment (64: nowhere): a
+// one-slice page at the lowest run, a longer page at the highest.
+std::size_t place_run(std::uint64_t mask, std::size_t n) {
+  const std::uint64_t m = run_starts(mask, n);
+  if (m == 0) return 64;
+  return n == 1 ? static_cast<std::size_t>(__builtin_ctzll(m))
+                : 63 - static_cast<std::size_t>(__builtin_clzll(m));
+}
+
+// The segment of h (and the run in it) for a page of n slices among the free slices
+// `pick(segment)` gives: one-slice pages fill the newest segments from the bottom, longer pages
+// the oldest from the top, so the long-lived big pages and the churning small ones fragment each
+// other's runs less.
+template <class Pick>
+segment* place_page(heap* h, std::size_t n, Pick pick, std::size_t& first) {
+  segment* found = nullptr;
+  for (segment* s = h->segments; s; s = s->next) {
+    const std::size_t i = place_run(pick(s), n);
+    if (i == 64) continue;
+    found = s;
+    first = i;
+    if (n == 1) break;  // the newest; longer pages keep looking for the oldest
+  }
+  return found;
 }
 
 std::uint8_t* slice_addr(segment* s, std::size_t i) {
@@ -185,16 +211,13 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
     // Reuse memory that is still resident first, then any free slices.
-    for (s = h->segments; s; s = s->next) {
-      first = find_run(s->free_slices & s->dirty_slices, n);
-      if (first != 64) break;
-    }
-    if (first != 64) break;
-    for (s = h->segments; s; s = s->next) {
-      first = find_run(s->free_slices, n);
-      if (first != 64) break;
-    }
-    if (first != 64) break;
+    s = place_page(
+        h, n, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
+    if (s) break;
+    s = place_page(
+        h, n, [](const segment* t) { return t->free_slices; }, first);
+    if (s) break;
+    first = 64;
     if (attempt == 0) {
       // Memory other threads gave back may free whole pages: collect before mapping more — at
       // most once per pages/4 new pages, so a growing heap does not rescan all its pages.
