@@ -37,6 +37,7 @@ struct bench_case {
   std::vector<std::string> args;
   bool has_floor;  // random-mixed family: also run with --noop
   bool threaded;   // a larson/prodcons/false-sharing/thread-churn case: scheduler-dependent times
+  bool full_work = false;  // false-sharing: 1x work even with --quick (see run_all)
 };
 
 std::string find_first(const std::vector<fs::path>& candidates) {
@@ -159,15 +160,20 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
       cases.push_back({std::string(w) + "/" + std::to_string(t) + "t",
                        {w, "--threads", std::to_string(t)},
                        false,
-                       true});
+                       true,
+                       std::string(w) == "false-sharing"});
     }
   }
   std::erase_if(cases, [&](const bench_case& c) {
     return !ctx.wants(c.name) && !(c.has_floor && ctx.wants(c.name + " (above floor)"));
   });
+  // false-sharing runs at 1x work even with --quick: at 1/4 work a thread's share (about 2.5 ms
+  // of writes) is below the scheduler's time slice on two shared cores, and its wall time
+  // measured the scheduling alone (same library on both sides, 41 rounds at load 6: medians
+  // 1.20x apart; at 1x work 1.01x).
   for (bench_case& c : cases) {
     c.args.push_back("--scale");
-    c.args.push_back(scale);
+    c.args.push_back(c.full_work ? "1" : scale);
   }
   // A/B: keel's hardened mode on the reference workload (its cost).
   impl hardened{"keel-hardened",
@@ -176,12 +182,17 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
                 keel_so.empty() ? "libkeel_malloc.so not found" : ""};
   impl floor_impl{"floor", "", {}, ""};
 
-  const int rounds = ctx.quick ? 3 : 5;
+  // The harness's rounds (--quick 5, default 15, or --rounds N) for every case, more for some.
+  const int rounds = ctx.rounds;
   constexpr double kShortNs = 25e6;  // 25 ms
   constexpr int kShortRounds = 15;
   // The "(above floor)" figures are differences of two noisy times: more rounds than the others.
   constexpr int kFloorRounds = 11;
   constexpr int kThreadedRounds = 21;
+  // false-sharing's wall time on two cores spreads widely (4 threads: 37-88 ms for one library
+  // at load 6); the ratio of two 21-round medians of one library fell anywhere in 0.92-1.07 (90%
+  // of resamplings), of 41-round medians in 0.94-1.05.
+  constexpr int kFalseSharingRounds = 41;
   struct acc {
     std::vector<double> ns;
     std::uint64_t ops = 0;
@@ -259,6 +270,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     if (c.has_floor) want = std::max(want, kFloorRounds);
     if (is_short) want = std::max(want, kShortRounds);
     if (c.threaded) want = std::max(want, kThreadedRounds);
+    if (c.full_work) want = std::max(want, kFalseSharingRounds);
     for (int r = rounds; r < want; ++r) run_round(c, r);
   }
   std::vector<record> recs;
@@ -301,11 +313,12 @@ KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELO
                  [](const keel::bench::context& c) { return run_all(c); });
   s.note(
       "each figure: keel_alloc_driver in its own process, LD_PRELOAD=<allocator> (glibc: none), "
-      "allocators interleaved and rotated per round, median over rounds (5; --quick: 3 rounds at "
-      "1/4 work; at least 11 for the random-mixed cases (they have a floor), 15 for a case where "
-      "some allocator's median is under 25 ms, 21 for every larson, prodcons, false-sharing and "
-      "thread-churn case); time measured inside the driver around the workload; peak RSS = the "
-      "driver's own VmHWM, median over rounds");
+      "allocators interleaved and rotated per round, median over rounds (the harness's rounds: "
+      "15, --quick 5 at 1/4 work, or --rounds N; at least 11 for the random-mixed cases (they "
+      "have a floor), 15 for a case where some allocator's median is under 25 ms, 21 for every "
+      "larson, prodcons and thread-churn case, 41 for false-sharing, which always runs at 1x "
+      "work); time measured inside the driver around the workload; peak RSS = the driver's own "
+      "VmHWM, median over rounds");
   s.note(
       "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
       "= "
