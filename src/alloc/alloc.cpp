@@ -65,6 +65,19 @@ page* find_page(heap* h, std::size_t cls) {
 
 void* malloc_slow(std::size_t size, bool zero) {
   if (size > kSmallMax) return huge_alloc(size, 16, zero);
+  {
+    // A hardened current page with free blocks (its list is in `hfree`, so the fast path missed):
+    // pop with the checks, nothing else to do. (The empty heap's pages have no blocks.)
+    page* cur = t_heap->current[size_class(size)];
+    if (cur->hfree != 0) {
+      void* p = pop(cur);
+#ifdef KEEL_ALLOC_WITH_STATS
+      ++t_heap->stat_alloc[cur->cls];
+#endif
+      if (zero) std::memset(p, 0, size);
+      return p;
+    }
+  }
   heap* h = heap_get_or_init();
   if (!h) {
     errno = ENOMEM;

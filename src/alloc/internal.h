@@ -241,7 +241,36 @@ inline bool page_contains(const page* pg, std::uintptr_t p) {
   return p - reinterpret_cast<std::uintptr_t>(pg->start) <
          std::uintptr_t{pg->reserved} * pg->block_size;
 }
-std::uint8_t* page_block_start(const page* pg, const void* p) KEEL_HIDDEN;  // nullptr: outside
+// Block index of an offset into a page of class cls < kOneBlockClass, without a division:
+// (off * kBlockRecip[cls]) >> kRecipShift is off / class_size(cls) for every off below 4 MiB
+// (class sizes are at most 2^16; the multiplier is rounded up, so its error times off stays
+// below one block).
+inline constexpr std::size_t kRecipShift = 38;
+inline constexpr std::size_t kOneBlockClass = 44;  // first class above 64 KiB: one block a page
+static_assert(class_size(kOneBlockClass - 1) == 65536 && class_size(kOneBlockClass) > 65536);
+struct recip_table {
+  std::uint64_t of[kOneBlockClass];
+};
+inline constexpr recip_table make_recip_table() {
+  recip_table t{};
+  for (std::size_t c = 0; c < kOneBlockClass; ++c) {
+    const std::uint64_t d = class_size(c);
+    t.of[c] = ((std::uint64_t{1} << kRecipShift) + d - 1) / d;
+  }
+  return t;
+}
+constexpr recip_table kBlockRecip = make_recip_table();
+// The start of the carved block holding p, or nullptr (p before the page or past its carved
+// blocks). p lies in one of pg's slices.
+inline std::uint8_t* page_block_start(const page* pg, const void* p) {
+  const auto off = static_cast<std::uintptr_t>(static_cast<const std::uint8_t*>(p) - pg->start);
+  if (off >= kSegmentSize) return nullptr;  // before the page (wrapped), or not in its segment
+  const std::size_t idx = pg->cls < kOneBlockClass
+                              ? (off * kBlockRecip.of[pg->cls]) >> kRecipShift
+                              : static_cast<std::size_t>(off >= pg->block_size);
+  if (idx >= pg->capacity) return nullptr;
+  return pg->start + idx * pg->block_size;
+}
 bool page_list_contains(const page* pg, const void* b) KEEL_HIDDEN;
 
 inline std::uintptr_t encode(std::uintptr_t next, const page* pg) { return next ^ pg->key; }

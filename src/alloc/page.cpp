@@ -139,14 +139,6 @@ void heap_retire_tick(heap* h, bool release_all) {
   }
 }
 
-std::uint8_t* page_block_start(const page* pg, const void* p) {
-  const auto off = static_cast<std::size_t>(static_cast<const std::uint8_t*>(p) - pg->start);
-  if (static_cast<const std::uint8_t*>(p) < pg->start) return nullptr;
-  const std::size_t idx = off / pg->block_size;
-  if (idx >= pg->capacity) return nullptr;
-  return pg->start + idx * pg->block_size;
-}
-
 bool page_list_contains(const page* pg, const void* b) {
   const auto target = reinterpret_cast<std::uintptr_t>(b);
   std::uint32_t steps = 0;

@@ -61,6 +61,31 @@ TEST(AllocApi, DistinctBlocksDoNotOverlap) {
   }
 }
 
+// Every block of a full page (and a little more) of every class up to 64 KiB: the usable size of
+// each block start is its class size. realloc and usable_size find the block start of a pointer
+// by a multiply with a per-class reciprocal instead of a division: an index off by one would
+// abort here ("pointer into the middle of a block").
+TEST(AllocApi, EveryBlockStartOfFullPagesIsFound) {
+  int classes = 0;
+  for (std::size_t n = 16, usable = 0; n <= 65536; n = usable + 1, ++classes) {
+    void* probe = keel_malloc(n);
+    ASSERT_NE(probe, nullptr);
+    usable = keel_malloc_usable_size(probe);  // the class size
+    keel_free(probe);
+    const std::size_t page_bytes = usable <= 8192 ? 65536 : 524288;
+    const std::size_t count = page_bytes / usable + 2;
+    std::vector<void*> v;
+    for (std::size_t i = 0; i < count; ++i) {
+      void* p = keel_malloc(n);
+      ASSERT_NE(p, nullptr);
+      ASSERT_EQ(keel_malloc_usable_size(p), usable) << n << " block " << i;
+      v.push_back(p);
+    }
+    for (void* p : v) keel_free(p);
+  }
+  EXPECT_EQ(classes, 44);  // C0..C43: every class below the one-block pages
+}
+
 TEST(AllocApi, HugeBlocks) {
   for (std::size_t n : {std::size_t{1} << 20, (std::size_t{1} << 20) + 1, std::size_t{5} << 20,
                         (std::size_t{9} << 20) + 12345}) {
