@@ -37,7 +37,8 @@ struct bench_case {
   std::vector<std::string> args;
   bool has_floor;  // random-mixed family: also run with --noop
   bool threaded;   // a larson/prodcons/false-sharing/thread-churn case: scheduler-dependent times
-  bool full_work = false;  // false-sharing: 1x work even with --quick (see run_all)
+  bool full_work = false;   // false-sharing, larson: 1x work even with --quick (see run_all)
+  bool cpu_record = false;  // also a '(CPU time)' record (threads that do not spin while waiting)
 };
 
 std::string find_first(const std::vector<fs::path>& candidates) {
@@ -161,16 +162,19 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
                        {w, "--threads", std::to_string(t)},
                        false,
                        true,
-                       std::string(w) == "false-sharing"});
+                       std::string(w) == "false-sharing" || std::string(w) == "larson",
+                       std::string(w) != "prodcons"});
     }
   }
   std::erase_if(cases, [&](const bench_case& c) {
     return !ctx.wants(c.name) && !(c.has_floor && ctx.wants(c.name + " (above floor)"));
   });
-  // false-sharing runs at 1x work even with --quick: at 1/4 work a thread's share (about 2.5 ms
-  // of writes) is below the scheduler's time slice on two shared cores, and its wall time
-  // measured the scheduling alone (same library on both sides, 41 rounds at load 6: medians
-  // 1.20x apart; at 1x work 1.01x).
+  // false-sharing and larson run at 1x work even with --quick: at 1/4 work a thread's share
+  // (false-sharing: about 2.5 ms of writes) is below the scheduler's time slice on two shared
+  // cores, and the wall time measured the scheduling alone (same library on both sides of
+  // false-sharing/4t, 41 rounds at load 6: medians 1.20x apart; at 1x work 1.01x; larson/2t,
+  // 31 rounds at load 4: the 90% range of 21-round median ratios of one library 0.69-1.69 at
+  // 1/4 work, 0.83-1.41 at 1x, 0.87-1.18 in CPU time).
   for (bench_case& c : cases) {
     c.args.push_back("--scale");
     c.args.push_back(c.full_work ? "1" : scale);
@@ -201,9 +205,11 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
   };
   std::map<std::pair<std::string, std::string>, acc> results;
   std::map<std::pair<std::string, std::string>, std::vector<double>> above_floor;
-  // false-sharing: also the CPU time. Its threads never wait for one another, and lines fought
-  // over cost CPU time (stalls), so CPU time shows an allocator that causes false sharing, while
-  // the wall time on two shared cores mostly shows how four threads were scheduled.
+  // Threaded cases but prodcons: also the CPU time. false-sharing's threads never wait for one
+  // another, and lines fought over cost CPU time (stalls), so CPU time shows an allocator that
+  // causes false sharing, while the wall time on two shared cores mostly shows how the threads
+  // were scheduled; larson's and thread-churn's threads wait by sleeping (a mutex, a join).
+  // prodcons's wait by yielding in a loop: CPU time that depends on the other thread's speed.
   std::map<std::pair<std::string, std::string>, std::vector<double>> cpu_time;
   if (driver.empty()) {
     std::vector<record> recs;
@@ -240,7 +246,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
       // random-mixed at load 7-9: CPU time 0.176-0.180 s, wall time 0.29-0.63 s over 15 runs).
       // The threaded cases keep wall time: their throughput is what they measure.
       const double t = c.has_floor ? rr.cpu_ns : rr.ns;
-      if (c.name.starts_with("false-sharing")) cpu_time[{c.name, im->name}].push_back(rr.cpu_ns);
+      if (c.cpu_record) cpu_time[{c.name, im->name}].push_back(rr.cpu_ns);
       a.ns.push_back(t);
       a.ops = rr.ops;
       a.rss.push_back(static_cast<double>(rr.rss_kb));
@@ -270,7 +276,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
     if (c.has_floor) want = std::max(want, kFloorRounds);
     if (is_short) want = std::max(want, kShortRounds);
     if (c.threaded) want = std::max(want, kThreadedRounds);
-    if (c.full_work) want = std::max(want, kFalseSharingRounds);
+    if (c.name.starts_with("false-sharing")) want = std::max(want, kFalseSharingRounds);
     for (int r = rounds; r < want; ++r) run_round(c, r);
   }
   std::vector<record> recs;
@@ -316,22 +322,20 @@ KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELO
       "allocators interleaved and rotated per round, median over rounds (the harness's rounds: "
       "15, --quick 5 at 1/4 work, or --rounds N; at least 11 for the random-mixed cases (they "
       "have a floor), 15 for a case where some allocator's median is under 25 ms, 21 for every "
-      "larson, prodcons and thread-churn case, 41 for false-sharing, which always runs at 1x "
-      "work); time measured inside the driver around the workload; peak RSS = the driver's own "
-      "VmHWM, median over rounds");
+      "larson, prodcons and thread-churn case, 41 for false-sharing; larson and false-sharing "
+      "always run at 1x work); time measured inside the driver around the workload; peak RSS = "
+      "the driver's own VmHWM, median over rounds");
   s.note(
-      "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; keel-hardened "
-      "= "
-      "libkeel_malloc.so with KEEL_ALLOC_HARDENED=1; floor = the same loop with the baseline no-op "
-      "allocator");
+      "peers: Debian's libmimalloc.so.2, libjemalloc.so.2, libtcmalloc_minimal.so.4; "
+      "keel-hardened = libkeel_malloc.so with KEEL_ALLOC_HARDENED=1; floor = the same loop with "
+      "the baseline no-op allocator");
   s.note(
       "random-mixed: bench/workloads/random_mixed.h (400 slots, 20M decisions), one thread; its "
       "figures (all four sizes) are the driver's CPU time over the workload, the others wall time "
-      "('(CPU time)' records: false-sharing's CPU time, all threads); "
-      "'(above floor)' records: per-round allocator minus floor time, median");
+      "('(CPU time)' records: larson's, false-sharing's and thread-churn's CPU time, all "
+      "threads); '(above floor)' records: per-round allocator minus floor time, median");
   s.note(
       "larson: 1024-slot tables swapped between threads every 4096 ops; prodcons: SPSC ring, "
-      "consumer "
-      "frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 rounds of "
-      "short threads");
+      "consumer frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 "
+      "rounds of short threads");
 }
