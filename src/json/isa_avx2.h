@@ -74,10 +74,7 @@ struct isa_avx2 {
   static vec lookup(vec table16, vec nibbles) noexcept {
     return _mm256_shuffle_epi8(table16, nibbles);
   }
-  static vec high_nibble(vec v) noexcept {
-    return _mm256_and_si256(_mm256_srli_epi16(v, 4), splat(0x0f));
-  }
-  static vec low_nibble(vec v) noexcept { return _mm256_and_si256(v, splat(0x0f)); }
+  static vec shr4(vec v) noexcept { return _mm256_srli_epi16(v, 4); }  // then mask the nibble
   static vec and_(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
   static vec or_(vec a, vec b) noexcept { return _mm256_or_si256(a, b); }
   static vec xor_(vec a, vec b) noexcept { return _mm256_xor_si256(a, b); }

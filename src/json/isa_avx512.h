@@ -64,10 +64,7 @@ struct isa_avx512 {
   static vec lookup(vec table16, vec nibbles) noexcept {
     return _mm512_shuffle_epi8(table16, nibbles);
   }
-  static vec high_nibble(vec v) noexcept {
-    return _mm512_and_si512(_mm512_srli_epi16(v, 4), splat(0x0f));
-  }
-  static vec low_nibble(vec v) noexcept { return _mm512_and_si512(v, splat(0x0f)); }
+  static vec shr4(vec v) noexcept { return _mm512_srli_epi16(v, 4); }  // then mask the nibble
   static vec and_(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
   static vec or_(vec a, vec b) noexcept { return _mm512_or_si512(a, b); }
   static vec xor_(vec a, vec b) noexcept { return _mm512_xor_si512(a, b); }

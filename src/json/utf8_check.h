@@ -89,17 +89,31 @@ struct utf8_check {
   vec prev_input = I::zero();
   vec prev_incomplete = I::zero();
 
+  // The check's constants, made once per scan and kept in registers: the empty asm hides their
+  // value from GCC, which otherwise rebuilt each of them (a broadcast from a general register)
+  // inside the check of every non-ASCII block. Measured: stage 1 -4 to -6 % on all four corpus
+  // files, the parse -0.5 to -2.4 % (AVX-512) and -1 to -4 % (AVX2).
+  static vec pin(vec v) noexcept {
+    asm("" : "+v"(v));
+    return v;
+  }
+  vec c0f = pin(I::splat(0x0f));
+  vec c60 = pin(I::splat(0xe0 - 0x80));
+  vec c70 = pin(I::splat(0xf0 - 0x80));
+  vec c80 = pin(I::splat(0x80));
+  vec climits = pin(incomplete_limits());
+
   void check(vec input) noexcept {
     const vec prev1 = I::template prev<1>(input, prev_input);
-    const vec special = I::and_(I::and_(I::lookup(I::table(kByte1High), I::high_nibble(prev1)),
-                                        I::lookup(I::table(kByte1Low), I::low_nibble(prev1))),
-                                I::lookup(I::table(kByte2High), I::high_nibble(input)));
+    const vec special =
+        I::and_(I::and_(I::lookup(I::table(kByte1High), I::and_(I::shr4(prev1), c0f)),
+                        I::lookup(I::table(kByte1Low), I::and_(prev1, c0f))),
+                I::lookup(I::table(kByte2High), I::and_(I::shr4(input), c0f)));
     const vec prev2 = I::template prev<2>(input, prev_input);
     const vec prev3 = I::template prev<3>(input, prev_input);
-    const vec must23 =
-        I::or_(I::subs(prev2, I::splat(0xe0 - 0x80)), I::subs(prev3, I::splat(0xf0 - 0x80)));
-    error = I::or_(error, I::xor_(I::and_(must23, I::splat(0x80)), special));
-    prev_incomplete = I::subs(input, incomplete_limits());
+    const vec must23 = I::or_(I::subs(prev2, c60), I::subs(prev3, c70));
+    error = I::or_(error, I::xor_(I::and_(must23, c80), special));
+    prev_incomplete = I::subs(input, climits);
     prev_input = input;
   }
   // A block of ASCII: only an unfinished sequence before it can be wrong.
