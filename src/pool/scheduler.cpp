@@ -534,19 +534,21 @@ void scheduler::wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool h
         continue;
       }
     }
-    if (round % kClockEvery != 0) {
-      os::cpu_relax();
-      continue;
+    if (help) {  // a thread that cannot help (future::get off the pool) goes to sleep at once
+      if (round % kClockEvery != 0) {
+        os::cpu_relax();
+        continue;
+      }
+      const std::uint64_t now = os::now_ns();
+      if (deadline == 0) {
+        deadline = now + spin_ns_;
+      }
+      if (now < deadline || round < kMinSpinRounds) {
+        os::yield();
+        continue;
+      }
+      deadline = 0;
     }
-    const std::uint64_t now = os::now_ns();
-    if (deadline == 0) {
-      deadline = now + spin_ns_;
-    }
-    if (now < deadline || round < kMinSpinRounds) {
-      os::yield();
-      continue;
-    }
-    deadline = 0;
     std::vector<sleeper>& list = wake_on_work ? helpers_ : blocked_;
     bool registered = true;
     {

@@ -85,7 +85,8 @@ using done_fn = bool (*)(std::uint32_t word) noexcept;
 // Blocks until done(word). On the pool's own workers the calling thread runs any of the pool's
 // tasks meanwhile (so nested waits cannot deadlock). On other threads, with `help`, it runs the
 // tasks of its external slot `slot` (see claim_slot; -1 for none), which hold only the awaited
-// group's tasks, and nothing else.
+// group's tasks, and nothing else; without `help` (future::get off the pool) it sleeps at once
+// instead of spinning first: it could only take a core from the workers running what it awaits.
 void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help,
                int slot = -1) noexcept;
 void notify_waiters(scheduler* s) noexcept;
