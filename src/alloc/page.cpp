@@ -101,7 +101,11 @@ void page_became_empty(page* pg) {
   heap* h = t_heap;
   if (h->current[pg->cls] == pg) {
     if (pg->slice_count == 1 || pg->retire) return;
-    if (h->retired_count < sizeof h->retired / sizeof h->retired[0]) {
+    // A one-block page that realloc grew is not kept: its class would hand the grown block to a
+    // smaller request, which realloc then moves as too wasteful.
+    const bool grown =
+        pg->block_size > ((class_size(pg->cls) + kSliceSize - 1) & ~(kSliceSize - 1));
+    if (!grown && h->retired_count < sizeof h->retired / sizeof h->retired[0]) {
       pg->retire = pg->slice_count <= 2 ? 16 : 4;
       h->retired[h->retired_count++] = pg;
       return;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -237,6 +238,37 @@ TEST(AllocApi, ReallocGrowAndShrinkKeepContents) {
   void* arr = keel_reallocarray(nullptr, 10, 10);
   EXPECT_GE(keel_malloc_usable_size(arr), 100u);
   keel_free(arr);
+}
+
+// A lone buffer above 64 KiB grown by realloc in x1.25 steps grows in place (its page takes the
+// free slices behind it) nearly every time: a one-block page is placed with free slices behind
+// it (at the top of the free slices it moved at 4 of these 12 steps), and a page that grew is
+// not kept for its class once empty (the next round's first block would be the grown one, too
+// big for it: realloc moved it). Hardened pages never grow in place (a guard page ends each).
+TEST(AllocApi, LoneGrowingBufferGrowsInPlace) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (hardened && std::strcmp(hardened, "1") == 0) GTEST_SKIP() << "no in-place growth";
+  for (int round = 0; round < 3; ++round) {
+    std::size_t n = 80 << 10;
+    void* p = keel_malloc(n);
+    ASSERT_NE(p, nullptr);
+    fill(p, n, 5);
+    int in_place = 0, steps = 0;
+    while (n < (std::size_t{1} << 20)) {
+      const std::size_t m = std::min(n + n / 4, std::size_t{1} << 20);
+      void* q = keel_realloc(p, m);
+      ASSERT_NE(q, nullptr);
+      ASSERT_TRUE(check(q, n, 5)) << m;
+      fill(q, m, 5);
+      in_place += q == p;
+      ++steps;
+      p = q;
+      n = m;
+    }
+    keel_free(p);
+    EXPECT_EQ(steps, 12);
+    EXPECT_GE(in_place, 10) << "round " << round;
+  }
 }
 
 TEST(AllocApi, ReallocarrayOverflowKeepsBlock) {
