@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -535,6 +536,42 @@ TEST_F(AllocMisuseDeathTest, HardenedInteriorPointerAborts) {
         std::thread([p] { keel_free(p + 32); }).join();
       },
       "middle of a block");
+}
+
+// realloc of a hardened page's block is checked before it can return the pointer (even when the
+// new size fits): a freed block, the middle of a block, a block start not carved yet.
+TEST_F(AllocMisuseDeathTest, HardenedReallocChecksThePointer) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (!hardened || std::strcmp(hardened, "1") != 0) GTEST_SKIP() << "needs KEEL_ALLOC_HARDENED=1";
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(100);  // the page stays in use
+        void* p = keel_malloc(100);
+        keel_free(p);
+        void* q = keel_realloc(p, 100);  // fits: returned p before the fix
+        void* r = keel_malloc(100);      // ... and this was p again: live twice
+        std::fprintf(stderr, "not refused: %p %p\n", q, r);
+        keel_free(keep);
+      },
+      "realloc\\(\\): pointer to a freed block");
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(112));
+        void* q = keel_realloc(p + 16, 60);  // returned the interior pointer before the fix
+        std::fprintf(stderr, "not refused: %p\n", q);
+      },
+      "middle of a block");
+  EXPECT_DEATH(
+      {
+        // A fresh page of the 40 KiB class (a new thread: a heap with no pages of its own) has
+        // carved its first block only; the next block start lies past the carved blocks.
+        std::thread([] {
+          auto* p = static_cast<char*>(keel_malloc(40000));
+          void* q = keel_realloc(p + keel_malloc_usable_size(p), 30000);  // fits
+          std::fprintf(stderr, "not refused: %p\n", q);
+        }).join();
+      },
+      "outside the page's blocks");
 }
 
 }  // namespace
