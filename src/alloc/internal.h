@@ -262,6 +262,18 @@ inline constexpr recip_table make_recip_table() {
   return t;
 }
 constexpr recip_table kBlockRecip = make_recip_table();
+// Exactness: R = kBlockRecip.of[c] = 2^38/d + e/d with 0 <= e = R*d - 2^38 < d. For off = q*d + r
+// (r < d), off*R = q*2^38 + r*2^38/d + off*e/d, and r*2^38/d <= 2^38 - 2^38/d, so the shifted
+// product is q exactly when off*e < 2^38: checked for every class at the largest offset.
+constexpr bool recip_exact() {
+  for (std::size_t c = 0; c < kOneBlockClass; ++c) {
+    const std::uint64_t e = kBlockRecip.of[c] * class_size(c) - (std::uint64_t{1} << kRecipShift);
+    if (class_size(c) <= e || (kSegmentSize - 1) * e >= (std::uint64_t{1} << kRecipShift))
+      return false;
+  }
+  return true;
+}
+static_assert(recip_exact());
 // The start of the carved block holding p, or nullptr (p before the page or past its carved
 // blocks). p lies in one of pg's slices.
 inline std::uint8_t* page_block_start(const page* pg, const void* p) {
