@@ -51,13 +51,13 @@ std::uint64_t run_starts(std::uint64_t mask, std::size_t n) {
 }
 
 // Where a page of n slices goes among the free slices `mask` of a segment (64: nowhere): a
-// one-slice page at the lowest run, a longer page at the highest. A one-block page (classes above
-// 64 KiB: the pages realloc grows in place) goes n slices below the top of the highest run of at
-// least 2n, so that n free slices lie behind it to grow into (at the very top it could never
-// grow, and a lone growing buffer would move at every step); without such a run, at the highest.
-std::size_t place_run(std::uint64_t mask, std::uint64_t free, std::size_t n, bool one_block) {
-  std::uint64_t m = one_block ? run_starts(mask, n) & run_starts(free, 2 * n) : 0;
-  if (m == 0) m = run_starts(mask, n);
+// one-slice page at the lowest run, a longer page at the highest. With `room` (a one-block page,
+// classes above 64 KiB: the pages realloc grows in place) only where n more free slices lie
+// behind it (n below the top of the highest run of at least 2n): at the very top of a run it
+// could never grow, and a lone growing buffer would move at every step.
+std::size_t place_run(std::uint64_t mask, std::uint64_t free, std::size_t n, bool room) {
+  std::uint64_t m = run_starts(mask, n);
+  if (room) m &= run_starts(free, 2 * n);
   if (m == 0) return 64;
   return n == 1 ? static_cast<std::size_t>(__builtin_ctzll(m))
                 : 63 - static_cast<std::size_t>(__builtin_clzll(m));
@@ -68,10 +68,10 @@ std::size_t place_run(std::uint64_t mask, std::uint64_t free, std::size_t n, boo
 // the oldest from the top, so the long-lived big pages and the churning small ones fragment each
 // other's runs less.
 template <class Pick>
-segment* place_page(heap* h, std::size_t n, bool one_block, Pick pick, std::size_t& first) {
+segment* place_page(heap* h, std::size_t n, bool room, Pick pick, std::size_t& first) {
   segment* found = nullptr;
   for (segment* s = h->segments; s; s = s->next) {
-    const std::size_t i = place_run(pick(s), s->free_slices, n, one_block);
+    const std::size_t i = place_run(pick(s), s->free_slices, n, room);
     if (i == 64) continue;
     found = s;
     first = i;
@@ -215,12 +215,21 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
+    if (one_block) {
+      // A one-block page: first a run with room to grow behind it, in any segment.
+      s = place_page(
+          h, n, true, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
+      if (s) break;
+      s = place_page(
+          h, n, true, [](const segment* t) { return t->free_slices; }, first);
+      if (s) break;
+    }
     // Reuse memory that is still resident first, then any free slices.
     s = place_page(
-        h, n, one_block, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
+        h, n, false, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
     if (s) break;
     s = place_page(
-        h, n, one_block, [](const segment* t) { return t->free_slices; }, first);
+        h, n, false, [](const segment* t) { return t->free_slices; }, first);
     if (s) break;
     first = 64;
     if (attempt == 0) {
