@@ -155,6 +155,7 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
       {"random-mixed/16-64B", {"rm-tiny"}, true, false},
       {"random-mixed/1-32KiB", {"rm-medium"}, true, false},
       {"realloc-growth", {"realloc-growth"}, false, false},
+      {"realloc-growth/single", {"realloc-single"}, false, false},
   };
   for (const char* w : {"larson", "prodcons", "false-sharing", "thread-churn"}) {
     for (int t : {1, 2, 4}) {

@@ -9,7 +9,7 @@
 //
 // usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]
 //   random-mixed | rm-heavy (257..768 B) | rm-tiny (16..64 B) | rm-medium (1..32 KiB)
-//   realloc-growth | larson | prodcons | false-sharing | thread-churn
+//   realloc-growth | realloc-single | larson | prodcons | false-sharing | thread-churn
 #include <time.h>
 #include <atomic>
 
@@ -98,6 +98,34 @@ result run_realloc_growth(double scale) {
     ++r.ops;
   }
   for (buf& b : bufs) std::free(b.p);
+  return r;
+}
+
+// One buffer at a time grows by realloc from 64 KiB to 1 MiB by steps of x1.25, the last byte of
+// each new size written and the previous one checked, then is freed: a growing buffer with
+// nothing else going on (whether the allocator grows it in place or copies it). Operations:
+// realloc calls.
+result run_realloc_single(double scale) {
+  constexpr std::size_t kStart = 64 << 10, kMax = 1 << 20;
+  const auto rounds = static_cast<std::uint64_t>(3000 * scale);
+  result r;
+  for (std::uint64_t i = 0; i < rounds; ++i) {
+    std::size_t n = kStart;
+    auto* p = static_cast<unsigned char*>(std::malloc(n));
+    if (!p) std::abort();
+    p[n - 1] = static_cast<unsigned char>(i);
+    while (n < kMax) {
+      const std::size_t m = n + n / 4 > kMax ? kMax : n + n / 4;
+      auto* q = static_cast<unsigned char*>(std::realloc(p, m));
+      if (!q) std::abort();
+      r.checksum += q[n - 1];
+      q[m - 1] = static_cast<unsigned char>(i + m);
+      p = q;
+      n = m;
+      ++r.ops;
+    }
+    std::free(p);
+  }
   return r;
 }
 
@@ -313,8 +341,8 @@ std::int64_t process_cpu_ns() {
 int usage() {
   std::fprintf(stderr,
                "usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]\n"
-               "  random-mixed rm-heavy rm-tiny rm-medium realloc-growth larson prodcons\n"
-               "  false-sharing thread-churn\n");
+               "  random-mixed rm-heavy rm-tiny rm-medium realloc-growth realloc-single larson\n"
+               "  prodcons false-sharing thread-churn\n");
   return 2;
 }
 
@@ -357,6 +385,8 @@ int main(int argc, char** argv) {
     r = run_random_mixed(1024, 32 << 10, scale, noop);
   else if (w == "realloc-growth")
     r = run_realloc_growth(scale);
+  else if (w == "realloc-single")
+    r = run_realloc_single(scale);
   else if (w == "larson")
     r = run_larson(threads, scale);
   else if (w == "prodcons") {

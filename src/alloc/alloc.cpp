@@ -61,6 +61,20 @@ page* find_page(heap* h, std::size_t cls) {
   return pg;
 }
 
+// realloc of a block of a checked page (hardened, over-aligned) that carries the free mark: a
+// use after free, refused like a double free (the owner confirms the mark on its lists).
+void reject_freed(segment* s, const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const page* pg = s->slice_page[(a & kSegmentMask) >> kSliceShift];
+  const auto* b = reinterpret_cast<const block*>(page_block_start(pg, p));
+  if (b == nullptr || b->freed != free_mark(pg)) return;  // (usable_size refused no block)
+  const bool mine = (pg->owner.load(std::memory_order_relaxed) & ~kSlowFree) ==
+                    reinterpret_cast<std::uintptr_t>(t_heap);
+  if (!mine || page_list_contains(pg, b)) {
+    os_fatal("realloc(): pointer to a freed block (use after free or double free)", p);
+  }
+}
+
 }  // namespace
 
 void* malloc_slow(std::size_t size, bool zero) {
@@ -185,7 +199,10 @@ void* realloc_impl(void* p, std::size_t size) {
   if (KEEL_LIKELY(chunk < kChunks && __atomic_load_n(&g_segmap[chunk], __ATOMIC_RELAXED) == 1)) {
     pg = segment_of(p)->slice_page[(a & kSegmentMask) >> kSliceShift];
   }
-  if (KEEL_LIKELY(pg && !pg->aligned && (a & 15) == 0)) {
+  // Neither over-aligned nor hardened (the pages whose owner word has kSlowFree while owned; the
+  // fields themselves also cover an abandoned page): the block start is checked by the free below
+  // if the block moves. Every other pointer is checked before anything is returned.
+  if (KEEL_LIKELY(pg && (pg->aligned | pg->key) == 0 && (a & 15) == 0)) {
     avail = pg->block_size;  // a block start of a normal page (the free below checks it)
     // A one-block page (classes above 64 KiB) owned by this thread grows into the free slices
     // behind it: no copy.
@@ -198,7 +215,8 @@ void* realloc_impl(void* p, std::size_t size) {
     segment* s = segment_lookup(p);
     if (!s) os_fatal("realloc(): pointer not allocated by keel", p);
     if (s->kind == segment_kind::huge && size > kSmallMax) return huge_realloc(s, p, size);
-    avail = usable_size(p);
+    avail = usable_size(p);  // aborts unless p is in a carved block (at its start if not aligned)
+    if (s->kind == segment_kind::normal) reject_freed(s, p);
   }
   if (size <= avail && (size >= avail / 2 || avail <= 64)) return p;  // fits, not too wasteful
   // Growing past 64 KiB: ask for half as much again. Such blocks have pages of their own whose

@@ -87,9 +87,11 @@ struct page {
   std::atomic<std::uintptr_t> owner;   // owning heap | kSlowFree; 0 when abandoned or free
   std::atomic<std::uintptr_t> remote;  // frees from other threads (plain pointers)
   std::uint8_t* start;                 // first block
-  std::uint32_t capacity;              // blocks carved so far
-  std::uint32_t reserved;              // blocks that fit
-  page* next;                          // the heap's queue of pages of this class
+  // Blocks carved so far: written by the owner (page_extend), read by any thread that checks a
+  // block start (page_block_start on a hardened free from another thread): relaxed atomics.
+  std::atomic<std::uint32_t> capacity;
+  std::uint32_t reserved;  // blocks that fit
+  page* next;              // the heap's queue of pages of this class
   page* prev;
   std::uint16_t slice_index;  // head slice in the segment
   std::uint16_t slice_count;  // 0: slice not a page head
@@ -260,6 +262,18 @@ inline constexpr recip_table make_recip_table() {
   return t;
 }
 constexpr recip_table kBlockRecip = make_recip_table();
+// Exactness: R = kBlockRecip.of[c] = 2^38/d + e/d with 0 <= e = R*d - 2^38 < d. For off = q*d + r
+// (r < d), off*R = q*2^38 + r*2^38/d + off*e/d, and r*2^38/d <= 2^38 - 2^38/d, so the shifted
+// product is q exactly when off*e < 2^38: checked for every class at the largest offset.
+constexpr bool recip_exact() {
+  for (std::size_t c = 0; c < kOneBlockClass; ++c) {
+    const std::uint64_t e = kBlockRecip.of[c] * class_size(c) - (std::uint64_t{1} << kRecipShift);
+    if (class_size(c) <= e || (kSegmentSize - 1) * e >= (std::uint64_t{1} << kRecipShift))
+      return false;
+  }
+  return true;
+}
+static_assert(recip_exact());
 // The start of the carved block holding p, or nullptr (p before the page or past its carved
 // blocks). p lies in one of pg's slices.
 inline std::uint8_t* page_block_start(const page* pg, const void* p) {
@@ -268,7 +282,7 @@ inline std::uint8_t* page_block_start(const page* pg, const void* p) {
   const std::size_t idx = pg->cls < kOneBlockClass
                               ? (off * kBlockRecip.of[pg->cls]) >> kRecipShift
                               : static_cast<std::size_t>(off >= pg->block_size);
-  if (idx >= pg->capacity) return nullptr;
+  if (idx >= pg->capacity.load(std::memory_order_relaxed)) return nullptr;
   return pg->start + idx * pg->block_size;
 }
 bool page_list_contains(const page* pg, const void* b) KEEL_HIDDEN;

@@ -17,7 +17,7 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   pg->key = g_options.hardened ? os_random() : 0;
   pg->remote.store(0, std::memory_order_relaxed);
   pg->start = start;
-  pg->capacity = 0;
+  pg->capacity.store(0, std::memory_order_relaxed);
   pg->reserved = static_cast<std::uint32_t>(bytes / pg->block_size);
   pg->next = pg->prev = nullptr;
   pg->cls = static_cast<std::uint8_t>(cls);
@@ -29,12 +29,13 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
 // Carves up to 4 KiB (at least one block) of fresh blocks into the (empty) free list, in
 // address order. Touching memory lazily keeps the resident set small for big pages.
 bool page_extend(page* pg) {
-  if (pg->capacity >= pg->reserved) return false;
+  const std::uint32_t capacity = pg->capacity.load(std::memory_order_relaxed);
+  if (capacity >= pg->reserved) return false;
   const std::size_t bs = pg->block_size;
   std::size_t n = (std::size_t{4} << 10) / bs;
   if (n == 0) n = 1;
-  if (n > pg->reserved - pg->capacity) n = pg->reserved - pg->capacity;
-  std::uint8_t* first = pg->start + std::size_t{pg->capacity} * bs;
+  if (n > pg->reserved - capacity) n = pg->reserved - capacity;
+  std::uint8_t* first = pg->start + std::size_t{capacity} * bs;
   std::uint8_t* p = first;
   for (std::size_t i = 0; i + 1 < n; ++i, p += bs) {
     reinterpret_cast<block*>(p)->next = encode(reinterpret_cast<std::uintptr_t>(p + bs), pg);
@@ -42,7 +43,7 @@ bool page_extend(page* pg) {
   std::uintptr_t& head = free_list(pg);
   reinterpret_cast<block*>(p)->next = encode(head, pg);
   head = reinterpret_cast<std::uintptr_t>(first);
-  pg->capacity += static_cast<std::uint32_t>(n);
+  pg->capacity.store(capacity + static_cast<std::uint32_t>(n), std::memory_order_relaxed);
   return true;
 }
 
@@ -101,7 +102,11 @@ void page_became_empty(page* pg) {
   heap* h = t_heap;
   if (h->current[pg->cls] == pg) {
     if (pg->slice_count == 1 || pg->retire) return;
-    if (h->retired_count < sizeof h->retired / sizeof h->retired[0]) {
+    // A one-block page that realloc grew is not kept: its class would hand the grown block to a
+    // smaller request, which realloc then moves as too wasteful.
+    const bool grown =
+        pg->block_size > ((class_size(pg->cls) + kSliceSize - 1) & ~(kSliceSize - 1));
+    if (!grown && h->retired_count < sizeof h->retired / sizeof h->retired[0]) {
       pg->retire = pg->slice_count <= 2 ? 16 : 4;
       h->retired[h->retired_count++] = pg;
       return;

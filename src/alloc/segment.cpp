@@ -16,7 +16,7 @@ page g_no_page{.free = 0,
                .owner{kSlowFree},
                .remote{0},
                .start = nullptr,
-               .capacity = 0,
+               .capacity{0},
                .reserved = 0,
                .next = nullptr,
                .prev = nullptr,
@@ -51,9 +51,13 @@ std::uint64_t run_starts(std::uint64_t mask, std::size_t n) {
 }
 
 // Where a page of n slices goes among the free slices `mask` of a segment (64: nowhere): a
-// one-slice page at the lowest run, a longer page at the highest.
-std::size_t place_run(std::uint64_t mask, std::size_t n) {
-  const std::uint64_t m = run_starts(mask, n);
+// one-slice page at the lowest run, a longer page at the highest. With `room` (a one-block page,
+// classes above 64 KiB: the pages realloc grows in place) only where n more free slices lie
+// behind it (n below the top of the highest run of at least 2n): at the very top of a run it
+// could never grow, and a lone growing buffer would move at every step.
+std::size_t place_run(std::uint64_t mask, std::uint64_t free, std::size_t n, bool room) {
+  std::uint64_t m = run_starts(mask, n);
+  if (room) m &= run_starts(free, 2 * n);
   if (m == 0) return 64;
   return n == 1 ? static_cast<std::size_t>(__builtin_ctzll(m))
                 : 63 - static_cast<std::size_t>(__builtin_clzll(m));
@@ -64,10 +68,10 @@ std::size_t place_run(std::uint64_t mask, std::size_t n) {
 // the oldest from the top, so the long-lived big pages and the churning small ones fragment each
 // other's runs less.
 template <class Pick>
-segment* place_page(heap* h, std::size_t n, Pick pick, std::size_t& first) {
+segment* place_page(heap* h, std::size_t n, bool room, Pick pick, std::size_t& first) {
   segment* found = nullptr;
   for (segment* s = h->segments; s; s = s->next) {
-    const std::size_t i = place_run(pick(s), n);
+    const std::size_t i = place_run(pick(s), s->free_slices, n, room);
     if (i == 64) continue;
     found = s;
     first = i;
@@ -207,15 +211,25 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   std::size_t n = class_slices(cls);
   // Hardened: the page's last 4 KiB is a guard; a one-block page needs room for its block.
   if (g_options.hardened && n * kSliceSize - kOsPage < class_size(cls)) ++n;
+  const bool one_block = cls >= kOneBlockClass;
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
+    if (one_block) {
+      // A one-block page: first a run with room to grow behind it, in any segment.
+      s = place_page(
+          h, n, true, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
+      if (s) break;
+      s = place_page(
+          h, n, true, [](const segment* t) { return t->free_slices; }, first);
+      if (s) break;
+    }
     // Reuse memory that is still resident first, then any free slices.
     s = place_page(
-        h, n, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
+        h, n, false, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
     if (s) break;
     s = place_page(
-        h, n, [](const segment* t) { return t->free_slices; }, first);
+        h, n, false, [](const segment* t) { return t->free_slices; }, first);
     if (s) break;
     first = 64;
     if (attempt == 0) {

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -237,6 +239,37 @@ TEST(AllocApi, ReallocGrowAndShrinkKeepContents) {
   void* arr = keel_reallocarray(nullptr, 10, 10);
   EXPECT_GE(keel_malloc_usable_size(arr), 100u);
   keel_free(arr);
+}
+
+// A lone buffer above 64 KiB grown by realloc in x1.25 steps grows in place (its page takes the
+// free slices behind it) nearly every time: a one-block page is placed with free slices behind
+// it (at the top of the free slices it moved at 4 of these 12 steps), and a page that grew is
+// not kept for its class once empty (the next round's first block would be the grown one, too
+// big for it: realloc moved it). Hardened pages never grow in place (a guard page ends each).
+TEST(AllocApi, LoneGrowingBufferGrowsInPlace) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (hardened && std::strcmp(hardened, "1") == 0) GTEST_SKIP() << "no in-place growth";
+  for (int round = 0; round < 3; ++round) {
+    std::size_t n = 80 << 10;
+    void* p = keel_malloc(n);
+    ASSERT_NE(p, nullptr);
+    fill(p, n, 5);
+    int in_place = 0, steps = 0;
+    while (n < (std::size_t{1} << 20)) {
+      const std::size_t m = std::min(n + n / 4, std::size_t{1} << 20);
+      void* q = keel_realloc(p, m);
+      ASSERT_NE(q, nullptr);
+      ASSERT_TRUE(check(q, n, 5)) << m;
+      fill(q, m, 5);
+      in_place += q == p;
+      ++steps;
+      p = q;
+      n = m;
+    }
+    keel_free(p);
+    EXPECT_EQ(steps, 12);
+    EXPECT_GE(in_place, 10) << "round " << round;
+  }
 }
 
 TEST(AllocApi, ReallocarrayOverflowKeepsBlock) {
@@ -503,6 +536,42 @@ TEST_F(AllocMisuseDeathTest, HardenedInteriorPointerAborts) {
         std::thread([p] { keel_free(p + 32); }).join();
       },
       "middle of a block");
+}
+
+// realloc of a hardened page's block is checked before it can return the pointer (even when the
+// new size fits): a freed block, the middle of a block, a block start not carved yet.
+TEST_F(AllocMisuseDeathTest, HardenedReallocChecksThePointer) {
+  const char* hardened = std::getenv("KEEL_ALLOC_HARDENED");
+  if (!hardened || std::strcmp(hardened, "1") != 0) GTEST_SKIP() << "needs KEEL_ALLOC_HARDENED=1";
+  EXPECT_DEATH(
+      {
+        void* keep = keel_malloc(100);  // the page stays in use
+        void* p = keel_malloc(100);
+        keel_free(p);
+        void* q = keel_realloc(p, 100);  // fits: returned p before the fix
+        void* r = keel_malloc(100);      // ... and this was p again: live twice
+        std::fprintf(stderr, "not refused: %p %p\n", q, r);
+        keel_free(keep);
+      },
+      "realloc\\(\\): pointer to a freed block");
+  EXPECT_DEATH(
+      {
+        auto* p = static_cast<char*>(keel_malloc(112));
+        void* q = keel_realloc(p + 16, 60);  // returned the interior pointer before the fix
+        std::fprintf(stderr, "not refused: %p\n", q);
+      },
+      "middle of a block");
+  EXPECT_DEATH(
+      {
+        // A fresh page of the 40 KiB class (a new thread: a heap with no pages of its own) has
+        // carved its first block only; the next block start lies past the carved blocks.
+        std::thread([] {
+          auto* p = static_cast<char*>(keel_malloc(40000));
+          void* q = keel_realloc(p + keel_malloc_usable_size(p), 30000);  // fits
+          std::fprintf(stderr, "not refused: %p\n", q);
+        }).join();
+      },
+      "outside the page's blocks");
 }
 
 }  // namespace

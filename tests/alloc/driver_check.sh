@@ -4,7 +4,7 @@
 # usage: driver_check.sh DRIVER SO
 set -euo pipefail
 driver=$1 so=$2
-for w in random-mixed rm-heavy rm-tiny rm-medium realloc-growth; do
+for w in random-mixed rm-heavy rm-tiny rm-medium realloc-growth realloc-single; do
   plain=$("$driver" "$w" --scale 0.02 | cut -d' ' -f2-3)
   keel=$(LD_PRELOAD="$so" "$driver" "$w" --scale 0.02 | cut -d' ' -f2-3)
   [ "$plain" = "$keel" ] || { echo "$w: glibc '$plain' but keel '$keel'"; exit 1; }
