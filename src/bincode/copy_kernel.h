@@ -3,7 +3,7 @@
 // copies with `rep movsb` above 2112 bytes on CPUs with FSRM, and on the machine measured (AMD
 // EPYC, AVX-512) that was 25-35% slower than this loop up to 16 KiB; above 16 KiB (source and
 // destination no longer in L1) its `rep movsb` won. Below 2113 bytes glibc's vector code was
-// 0.3..1.3 ns slower per call than these kernels (65 B .. 2 KiB, minimum over 48 placements).
+// 0.26..2 ns slower per call than these kernels (72 B .. 2 KiB, mean over 48 placements).
 // docs/bincode.md, "Fast paths", has the figures.
 //
 // Shape: up to four vectors, all loaded, then all stored (overlapping where the size is not a
