@@ -4,13 +4,15 @@
 // inline 0.86 s, out of line 0.56 s; encoding 2 KiB blocks: 0.14 s vs 0.11 s. Blocks of at most
 // 64 bytes in the whole-vector fast paths are copied inline (copy_upto64, wire.h).
 //
-// The copy: the C library's memcpy, except for 2113 .. 16384 bytes where the CPU has AVX-512F:
-// the kernel of copy_kernel.h (chosen once, at the first call in that range). Same-binary A/B,
-// `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating runs of 9 rounds, load average
-// ~10): memcpy 0.91..1.05, kernel 1.37..1.74.
+// The copy: the C library's memcpy, except for 65 .. 16384 bytes where the CPU has AVX-512F: the
+// kernels of copy_kernel.h (chosen once, at the first call in that range). copy_block_prefixed
+// (encode: the u64 length, then the payload) writes the length inside the first vector there.
+// Same-binary A/B, `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating runs of 9
+// rounds, load average ~10): memcpy 0.91..1.05, kernel 1.37..1.74 (session 2); 1 KiB cases and
+// the range down to 65 bytes: docs/bincode.md, "Fast paths".
 //
-// KEEL_BINCODE_ISA=scalar forces the C library's memcpy everywhere (=avx512 asks for the kernel,
-// used only where the CPU has it); read once, at that first call.
+// KEEL_BINCODE_ISA=scalar forces the C library's memcpy everywhere (=avx512 asks for the kernels,
+// used only where the CPU has them); read once, at that first call.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -21,43 +23,63 @@
 namespace keel::bincode::detail {
 namespace {
 
-using copy_fn = void (*)(void*, const void*, std::size_t) noexcept;
+enum isa : int { unpicked, libc, avx512 };
 
-void copy_libc(void* dst, const void* src, std::size_t n) noexcept { std::memcpy(dst, src, n); }
-
-copy_fn pick_copy() noexcept {
+int pick_isa() noexcept {
   __builtin_cpu_init();
   const char* want = std::getenv("KEEL_BINCODE_ISA");  // NOLINT(concurrency-mt-unsafe): read once
-  if (want && std::strcmp(want, "scalar") == 0) return copy_libc;
-  return __builtin_cpu_supports("avx512f") ? copy_kernel_avx512 : copy_libc;
+  if (want && std::strcmp(want, "scalar") == 0) return libc;
+  return __builtin_cpu_supports("avx512f") ? avx512 : libc;
 }
 
-void copy_first(void* dst, const void* src, std::size_t n) noexcept;
-std::atomic<copy_fn> chosen_copy{copy_first};
+// Every thread that races on the first call picks the same value.
+std::atomic<int> chosen{unpicked};
 
-// Every thread that races here picks the same function.
-void copy_first(void* dst, const void* src, std::size_t n) noexcept {
-  const copy_fn f = pick_copy();
-  chosen_copy.store(f, std::memory_order_relaxed);
-  f(dst, src, n);
+int chosen_isa() noexcept {
+  int c = chosen.load(std::memory_order_relaxed);
+  if (c == unpicked) {
+    c = pick_isa();
+    chosen.store(c, std::memory_order_relaxed);
+  }
+  return c;
+}
+
+inline bool in_kernel_range(std::size_t n) noexcept {
+  return n - copy_kernel_min <= copy_kernel_max - copy_kernel_min;
+}
+
+[[gnu::cold, gnu::noinline]] void copy_first(void* dst, const void* src, std::size_t n) noexcept {
+  (void)chosen_isa();
+  copy_block(dst, src, n);
+}
+[[gnu::cold, gnu::noinline]] void copy_prefixed_first(void* dst, std::uint64_t len, const void* src,
+                                                      std::size_t n) noexcept {
+  (void)chosen_isa();
+  copy_block_prefixed(dst, len, src, n);
 }
 
 }  // namespace
 
-const char* copy_block_isa() noexcept {
-  copy_fn f = chosen_copy.load(std::memory_order_relaxed);
-  if (f == copy_first) {
-    f = pick_copy();
-    chosen_copy.store(f, std::memory_order_relaxed);
+const char* copy_block_isa() noexcept { return chosen_isa() == avx512 ? "avx512" : "scalar"; }
+
+// Every path ends in a tail call: no stack frame.
+void copy_block(void* dst, const void* src, std::size_t n) noexcept {
+  if (in_kernel_range(n)) {
+    const int c = chosen.load(std::memory_order_relaxed);
+    if (c == avx512) return copy_kernel_avx512(dst, src, n);
+    if (c == unpicked) return copy_first(dst, src, n);
   }
-  return f == copy_libc ? "scalar" : "avx512";
+  std::memcpy(dst, src, n);
 }
 
-void copy_block(void* dst, const void* src, std::size_t n) noexcept {
-  if (n - copy_kernel_min <= copy_kernel_max - copy_kernel_min)
-    chosen_copy.load(std::memory_order_relaxed)(dst, src, n);
-  else
-    std::memcpy(dst, src, n);
+void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept {
+  if (in_kernel_range(n)) {
+    const int c = chosen.load(std::memory_order_relaxed);
+    if (c == avx512) return copy_prefixed_kernel_avx512(dst, len, src, n);
+    if (c == unpicked) return copy_prefixed_first(dst, len, src, n);
+  }
+  std::memcpy(dst, &len, 8);
+  copy_block(static_cast<std::uint8_t*>(dst) + 8, src, n);
 }
 
 }  // namespace keel::bincode::detail

@@ -11,6 +11,13 @@ struct avx512_vec {
   static __m512i loadu(const std::uint8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static void storeu(std::uint8_t* p, __m512i r) noexcept { _mm512_storeu_si512(p, r); }
   static void store_aligned(std::uint8_t* p, __m512i r) noexcept { _mm512_store_si512(p, r); }
+  // Lanes 1..7 (bytes 8..63) from p; lane 0 is masked off: not read, so it cannot fault.
+  static __m512i load_after8(const std::uint8_t* p) noexcept {
+    return _mm512_maskz_loadu_epi64(0xFE, p);
+  }
+  static __m512i with_low8(__m512i r, std::uint64_t x) noexcept {
+    return _mm512_mask_set1_epi64(r, 1, static_cast<long long>(x));
+  }
 };
 }  // namespace
 
@@ -19,4 +26,12 @@ void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept {
                           n);
 }
 
+}  // namespace keel::bincode::detail
+
+namespace keel::bincode::detail {
+void copy_prefixed_kernel_avx512(void* dst, std::uint64_t len, const void* src,
+                                 std::size_t n) noexcept {
+  copy_prefixed_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), len,
+                                   static_cast<const std::uint8_t*>(src), n);
+}
 }  // namespace keel::bincode::detail

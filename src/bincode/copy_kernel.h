@@ -1,14 +1,16 @@
-// The block copy for 2113 .. 16384 bytes, written once over a vector width and compiled per
+// The block copies for 65 .. 16384 bytes, written once over a vector width and compiled per
 // instruction set (copy_avx512.cpp; chosen at run time in copy.cpp). Why that range: glibc 2.36
 // copies with `rep movsb` above 2112 bytes on CPUs with FSRM, and on the machine measured (AMD
-// EPYC, AVX-512) that was 25-35% slower than this loop up to 16 KiB; below 2113 bytes glibc's own
-// vector loop was as fast or faster, and above 16 KiB (source and destination no longer in L1)
-// its `rep movsb` won. docs/bincode.md, "Fast paths", has the figures.
+// EPYC, AVX-512) that was 25-35% slower than this loop up to 16 KiB; above 16 KiB (source and
+// destination no longer in L1) its `rep movsb` won. Below 2113 bytes glibc's vector code was
+// 0.26..2 ns slower per call than these kernels (72 B .. 2 KiB, mean over 48 placements).
+// docs/bincode.md, "Fast paths", has the figures.
 //
-// Shape: the first vector and the last four are loaded up front; the body moves four vectors per
-// iteration with unaligned loads and stores aligned to the vector width; the last four and the
-// first vector are stored at the end (overlapping the body where the size is not a multiple of
-// four vectors). Source and destination never overlap (as for memcpy).
+// Shape: up to four vectors, all loaded, then all stored (overlapping where the size is not a
+// multiple of the width). Above that, the first vector and the last four are loaded up front; the
+// body moves four vectors per iteration with unaligned loads and stores aligned to the vector
+// width; the last four and the first vector are stored at the end (overlapping the body where the
+// size is not a multiple of four vectors). Source and destination never overlap (as for memcpy).
 #pragma once
 
 #include <cstddef>
@@ -16,13 +18,28 @@
 
 namespace keel::bincode::detail {
 
-inline constexpr std::size_t copy_kernel_min = 2113, copy_kernel_max = 16384;
+inline constexpr std::size_t copy_kernel_min = 65, copy_kernel_max = 16384;
 
 // V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r).
-// Requires n >= 4 * width.
+// Requires n > width.
 template <class V>
 inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
   constexpr std::size_t w = V::width;
+  if (n <= 4 * w) {
+    if (n <= 2 * w) {
+      const auto a = V::loadu(s), b = V::loadu(s + n - w);
+      V::storeu(d, a);
+      V::storeu(d + n - w, b);
+      return;
+    }
+    const auto a = V::loadu(s), b = V::loadu(s + w), c = V::loadu(s + n - 2 * w),
+               e = V::loadu(s + n - w);
+    V::storeu(d, a);
+    V::storeu(d + w, b);
+    V::storeu(d + n - 2 * w, c);
+    V::storeu(d + n - w, e);
+    return;
+  }
   const auto head = V::loadu(s);
   const auto t0 = V::loadu(s + n - 4 * w), t1 = V::loadu(s + n - 3 * w),
              t2 = V::loadu(s + n - 2 * w), t3 = V::loadu(s + n - w);
@@ -45,7 +62,57 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
   V::storeu(d, head);
 }
 
-// copy_kernel with AVX-512 vectors, for copy_kernel_min .. copy_kernel_max bytes.
+// The u64 `len` then n bytes of s, into d (8 + n bytes): the first vector is the length and the
+// first w - 8 bytes of s (V::load_after8(p) loads p + 8 .. p + w with lanes 0..7 zero and never
+// touches p .. p + 8; V::with_low8(r, x) puts x in lanes 0..7), the rest is copied as by
+// copy_kernel from the source s - 8. Requires n >= w.
+template <class V>
+inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::uint8_t* s,
+                                 std::size_t n) noexcept {
+  constexpr std::size_t w = V::width;
+  const std::uint8_t* const q0 = s - 8;  // q0 + i is the source of d + i for i >= 8
+  const std::size_t m = n + 8;
+  const auto first = V::with_low8(V::load_after8(q0), len);
+  if (n < 4 * w) {  // up to four more vectors: all loaded, then all stored
+    decltype(V::loadu(s)) mid[3];
+    std::size_t k = 0;
+    for (std::size_t i = w; i + w < m && k < 3; i += w) mid[k++] = V::loadu(q0 + i);
+    const auto last = V::loadu(q0 + m - w);
+    for (std::size_t j = 0; j < k; ++j) V::storeu(d + (j + 1) * w, mid[j]);
+    V::storeu(d + m - w, last);
+    V::storeu(d, first);
+    return;
+  }
+  const auto t0 = V::loadu(q0 + m - 4 * w), t1 = V::loadu(q0 + m - 3 * w),
+             t2 = V::loadu(q0 + m - 2 * w), t3 = V::loadu(q0 + m - w);
+  std::size_t skip = w - (reinterpret_cast<std::uintptr_t>(d) & (w - 1));  // 1 .. w
+  if (skip < 8) {  // the body's first vector would start before s: one more unaligned vector
+    V::storeu(d + w, V::loadu(q0 + w));
+    skip += w;
+  }
+  std::uint8_t* p = d + skip;
+  const std::uint8_t* q = q0 + skip;
+  std::uint8_t* const body_end = d + m - 4 * w;
+  for (; p < body_end; p += 4 * w, q += 4 * w) {
+    const auto r0 = V::loadu(q), r1 = V::loadu(q + w), r2 = V::loadu(q + 2 * w),
+               r3 = V::loadu(q + 3 * w);
+    V::store_aligned(p, r0);
+    V::store_aligned(p + w, r1);
+    V::store_aligned(p + 2 * w, r2);
+    V::store_aligned(p + 3 * w, r3);
+  }
+  V::storeu(d + m - 4 * w, t0);
+  V::storeu(d + m - 3 * w, t1);
+  V::storeu(d + m - 2 * w, t2);
+  V::storeu(d + m - w, t3);
+  V::storeu(d, first);
+}
+
+// copy_kernel with AVX-512 vectors (any n > 64; called for copy_kernel_min .. copy_kernel_max).
 void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept;
+// copy_prefixed_kernel with AVX-512 vectors (any n > 64; called for copy_kernel_min ..
+// copy_kernel_max).
+void copy_prefixed_kernel_avx512(void* dst, std::uint64_t len, const void* src,
+                                 std::size_t n) noexcept;
 
 }  // namespace keel::bincode::detail

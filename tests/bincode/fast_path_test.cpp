@@ -12,7 +12,11 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bincode/copy_kernel.h"
 #include "keel/bincode.h"
@@ -147,28 +151,65 @@ TEST(BincodeFastPath, DecodeReusesCapacity) {
   EXPECT_EQ(got.data(), data);
 }
 
-// The block copy (copy.cpp: the AVX-512 kernel for 2113 .. 16384 bytes where the CPU has it,
-// memcpy otherwise) at every size around the kernel's boundaries and every destination and source
-// offset within a vector: the bytes equal the source and nothing around the destination changes.
-void check_copy(void (*copy)(void*, const void*, std::size_t) noexcept) {
-  const std::size_t copy_sizes[] = {0,    1,    64,   65,   255,  256,  2112,  2113,  2114,  2175,
-                                    2176, 2177, 2368, 4095, 4096, 4097, 10000, 16383, 16384, 16385};
-  std::vector<std::uint8_t> src(16385 + 128), dst(16385 + 256);
+// The block copies (copy.cpp: the AVX-512 kernels for copy_kernel_min .. 16384 bytes where the
+// CPU has it, memcpy otherwise) at every size around the kernels' boundaries and shapes, at every
+// destination offset within a 64-byte line (the kernels align their stores to it) and several
+// source offsets: the bytes equal the source and nothing around the destination changes.
+// copy_prefixed writes the u64 length before the payload (8 + n bytes).
+constexpr std::size_t copy_sizes[] = {0,    1,     64,    65,    71,    72,   120,  128,  129,
+                                      136,  192,   193,   248,   255,   256,  257,  264,  320,
+                                      504,  1024,  1025,  1032,  2112,  2113, 2176, 2368, 4096,
+                                      4097, 10000, 16376, 16383, 16384, 16385};
+constexpr std::size_t copy_dst_offsets[] = {0, 1, 8, 31, 56, 57, 63};
+constexpr std::size_t copy_src_offsets[] = {0, 8, 33};
+
+std::uint8_t* align64(std::uint8_t* p) {
+  return p + ((64 - (reinterpret_cast<std::uintptr_t>(p) & 63)) & 63);
+}
+
+template <class Copy>
+void check_copy_with(Copy&& copy, std::size_t prefix) {
+  std::vector<std::uint8_t> src(16385 + 128), dst(16385 + 512);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 131 + 7);
+  const std::uint64_t len = 0x0102030405060708ull;
+  std::uint8_t* const base = align64(dst.data()) + 64;
+  const auto at = static_cast<std::size_t>(base - dst.data());
   for (std::size_t n : copy_sizes) {
-    for (std::size_t d_off : {0u, 1u, 8u, 31u, 63u}) {
-      for (std::size_t s_off : {0u, 8u, 33u}) {
+    for (std::size_t d_off : copy_dst_offsets) {
+      for (std::size_t s_off : copy_src_offsets) {
         std::fill(dst.begin(), dst.end(), std::uint8_t{0xEE});
-        copy(dst.data() + 64 + d_off, src.data() + s_off, n);
+        copy(base + d_off, len, src.data() + s_off, n);
         for (std::size_t i = 0; i < dst.size(); ++i) {
-          const bool inside = i >= 64 + d_off && i < 64 + d_off + n;
-          const std::uint8_t want = inside ? src[s_off + i - 64 - d_off] : std::uint8_t{0xEE};
+          const std::size_t start = at + d_off;
+          std::uint8_t want = 0xEE;
+          if (i >= start && i < start + prefix)
+            want = static_cast<std::uint8_t>(len >> (8 * (i - start)));
+          else if (i >= start + prefix && i < start + prefix + n)
+            want = src[s_off + i - start - prefix];
           ASSERT_EQ(dst[i], want) << "n " << n << " dst+" << d_off << " src+" << s_off << " at "
                                   << i;
         }
       }
     }
   }
+}
+
+void check_copy(void (*copy)(void*, const void*, std::size_t) noexcept) {
+  check_copy_with([copy](void* d, std::uint64_t, const void* s, std::size_t n) { copy(d, s, n); },
+                  0);
+}
+
+void check_copy_prefixed(void (*copy)(void*, std::uint64_t, const void*, std::size_t) noexcept) {
+  check_copy_with(
+      [copy](void* d, std::uint64_t len, const void* s, std::size_t n) {
+        if (n > 64) {
+          copy(d, len, s, n);
+        } else {  // not in the function's range: what the inline path does
+          std::memcpy(d, &len, 8);
+          std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
+        }
+      },
+      8);
 }
 
 // Run by ctest once per KEEL_BINCODE_ISA value (bincode.env_isa_*): the switch picks the copy,
@@ -185,15 +226,79 @@ TEST(BincodeEnvIsa, SelectsTheCopy) {
 
 TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
   check_copy(kb::detail::copy_block);
+  check_copy_prefixed(kb::detail::copy_block_prefixed);
   __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernel is not used";
-  // The kernel alone, within its range.
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernels are not used";
+  // The kernels alone, at every size they take (more than 64 bytes; dispatched from
+  // copy_kernel_min).
   check_copy([](void* d, const void* s, std::size_t n) noexcept {
-    if (n >= kb::detail::copy_kernel_min && n <= kb::detail::copy_kernel_max)
+    if (n > 64 && n <= kb::detail::copy_kernel_max)
       kb::detail::copy_kernel_avx512(d, s, n);
     else
       std::memcpy(d, s, n);
   });
+  check_copy_prefixed([](void* d, std::uint64_t len, const void* s, std::size_t n) noexcept {
+    if (n > 64 && n <= kb::detail::copy_kernel_max) {
+      kb::detail::copy_prefixed_kernel_avx512(d, len, s, n);
+    } else {
+      std::memcpy(d, &len, 8);
+      std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
+    }
+  });
+}
+
+// The prefixed kernel's first vector loads from 8 bytes before the source with those lanes masked
+// off: a source at the start of a page that follows an inaccessible page must not fault.
+TEST(BincodeFastPath, PrefixedCopyDoesNotReadBeforeTheSource) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernel is not used";
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* m = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(m, MAP_FAILED);
+  auto* guard = static_cast<std::uint8_t*>(m);
+  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  std::uint8_t* const src = guard + page;
+  for (std::size_t i = 0; i < page; ++i) src[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  std::vector<std::uint8_t> dst(page + 128);
+  for (std::size_t n :
+       {std::size_t{65}, std::size_t{128}, std::size_t{256}, std::size_t{1024}, page}) {
+    kb::detail::copy_prefixed_kernel_avx512(dst.data(), n, src, n);
+    std::uint64_t len;
+    std::memcpy(&len, dst.data(), 8);
+    EXPECT_EQ(len, n);
+    EXPECT_EQ(std::memcmp(dst.data() + 8, src, n), 0) << n;
+  }
+  munmap(m, 2 * page);
+}
+
+}  // namespace
+
+namespace {
+
+// result<size_t> is one word (code in the top 4 bits): every code and offset round-trips.
+TEST(BincodeResult, SizeResultIsOneWordAndRoundTrips) {
+  static_assert(sizeof(kb::result<std::size_t>) == 8);
+  static_assert(std::is_trivially_copyable_v<kb::result<std::size_t>>);
+  const kb::result<std::size_t> ok = std::size_t{(std::uint64_t{1} << 60) - 1};
+  EXPECT_TRUE(ok.ok());
+  EXPECT_EQ(*ok, (std::uint64_t{1} << 60) - 1);
+  EXPECT_EQ(ok.value(), (std::uint64_t{1} << 60) - 1);
+  EXPECT_EQ(ok.error(), (kb::error{kb::error_code::ok, 0}));
+  for (int c = 1; c <= static_cast<int>(kb::error_code::stream_error); ++c) {
+    for (std::size_t off : {std::size_t{0}, std::size_t{12345}, std::size_t{1} << 59}) {
+      const kb::error e{static_cast<kb::error_code>(c), off};
+      const kb::result<std::size_t> r = e;
+      EXPECT_FALSE(r.ok());
+      EXPECT_FALSE(static_cast<bool>(r));
+      EXPECT_EQ(r.error(), e);
+      EXPECT_THROW((void)r.value(), kb::bincode_error);
+    }
+  }
+  // Through the API: a truncated input reports where the bytes were missing.
+  const std::uint8_t bad[] = {5, 0, 0, 0, 0, 0, 0, 0, 1, 2};
+  std::vector<std::uint64_t> v;
+  const auto r = kb::decode_into(v, bad, kb::legacy());
+  EXPECT_EQ(r.error().code, kb::error_code::unexpected_end);
 }
 
 }  // namespace

@@ -58,11 +58,12 @@ inline constexpr bool encode_block_fast = [] {
 KEEL_BINCODE_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* src,
                                                    std::size_t count, std::size_t bytes) noexcept {
   const std::uint64_t len = count;
-  std::memcpy(p, &len, 8);
-  if (bytes <= 64)
+  if (bytes <= 64) {
     copy_upto64(p + 8, static_cast<const std::uint8_t*>(src), bytes);
-  else
-    copy_block(p + 8, src, bytes);
+    std::memcpy(p, &len, 8);  // after the copy's loads (see copy_upto64)
+  } else {
+    copy_block_prefixed(p, len, src, bytes);
+  }
 }
 
 // The rest of encode() for a fast-path type, out of line so that the inline part needs no saved
