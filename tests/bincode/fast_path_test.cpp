@@ -275,11 +275,11 @@ TEST(BincodeFastPath, PrefixedCopyDoesNotReadBeforeTheSource) {
 
 namespace {
 
-// result<size_t> is one word (code in the top 4 bits): every code and offset round-trips.
+// size_result is one word (code in the top 4 bits): every code and offset round-trips.
 TEST(BincodeResult, SizeResultIsOneWordAndRoundTrips) {
-  static_assert(sizeof(kb::result<std::size_t>) == 8);
-  static_assert(std::is_trivially_copyable_v<kb::result<std::size_t>>);
-  const kb::result<std::size_t> ok = std::size_t{(std::uint64_t{1} << 60) - 1};
+  static_assert(sizeof(kb::size_result) == 8);
+  static_assert(std::is_trivially_copyable_v<kb::size_result>);
+  const kb::size_result ok = std::size_t{(std::uint64_t{1} << 60) - 1};
   EXPECT_TRUE(ok.ok());
   EXPECT_EQ(*ok, (std::uint64_t{1} << 60) - 1);
   EXPECT_EQ(ok.value(), (std::uint64_t{1} << 60) - 1);
@@ -287,7 +287,7 @@ TEST(BincodeResult, SizeResultIsOneWordAndRoundTrips) {
   for (int c = 1; c <= static_cast<int>(kb::error_code::stream_error); ++c) {
     for (std::size_t off : {std::size_t{0}, std::size_t{12345}, std::size_t{1} << 59}) {
       const kb::error e{static_cast<kb::error_code>(c), off};
-      const kb::result<std::size_t> r = e;
+      const kb::size_result r = e;
       EXPECT_FALSE(r.ok());
       EXPECT_FALSE(static_cast<bool>(r));
       EXPECT_EQ(r.error(), e);

@@ -181,6 +181,11 @@ TEST(BincodeTypes, RoundTripEverything) {
     round_trip(std::uint16_t{60000}, c);
     round_trip(std::int16_t{-300}, c);
     round_trip(std::int64_t{INT64_MIN}, c);
+    // u64 values with the top bits set: decode<std::uint64_t> is a plain result<T>, never the
+    // one-word size_result of encode/decode_into (whose top 4 bits hold an error code).
+    round_trip(std::uint64_t{UINT64_MAX}, c);
+    round_trip(std::uint64_t{0xF000000000000001}, c);
+    round_trip(std::size_t{1} << 63, c);
     round_trip(static_cast<kb::int128>(-1) << 100, c);
     round_trip(~static_cast<kb::uint128>(5), c);
     round_trip(std::nextafter(1.0f, 2.0f), c);

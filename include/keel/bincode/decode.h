@@ -13,8 +13,8 @@ namespace keel::bincode {
 
 namespace detail {
 template <class T>
-result<std::size_t> decode_general(T& out, std::span<const std::uint8_t> in, const config& c) {
-  return dispatch(c, [&](auto f) -> result<std::size_t> {
+size_result decode_general(T& out, std::span<const std::uint8_t> in, const config& c) {
+  return dispatch(c, [&](auto f) -> size_result {
     reader r(in.data(), in.size(), c);
     if (!get<decltype(f)>(r, out)) return r.err;
     const auto used = static_cast<std::size_t>(r.p - r.base);
@@ -50,8 +50,8 @@ KEEL_BINCODE_INLINE std::size_t block_count(std::span<const std::uint8_t> in,
 // The rest of decode_into() for a fast-path type, out of line so that the inline part needs no
 // saved registers: an `out` of another size (resized), or the general path.
 template <class T>
-[[gnu::noinline]] result<std::size_t> decode_block_other(T& out, std::span<const std::uint8_t> in,
-                                                         config c) {
+[[gnu::noinline]] size_result decode_block_other(T& out, std::span<const std::uint8_t> in,
+                                                 config c) {
   using E = typename length_prefixed_block<T>::element;
   const std::size_t len = block_count<E>(in, c);
   if (len == npos) return decode_general(out, in, c);
@@ -67,8 +67,8 @@ template <class T>
 // elements under a fixint config in the machine's byte order, decoded into a vector of the right
 // size already (a reused object), is a few checks and one copy (inline up to 64 bytes).
 template <class T>
-KEEL_BINCODE_INLINE result<std::size_t> decode_into(T& out, std::span<const std::uint8_t> in,
-                                                    const config& c = standard()) {
+KEEL_BINCODE_INLINE size_result decode_into(T& out, std::span<const std::uint8_t> in,
+                                            const config& c = standard()) {
   if constexpr (detail::decode_block_fast<T>) {
     using E = typename detail::length_prefixed_block<T>::element;
     const std::size_t len = detail::block_count<E>(in, c);

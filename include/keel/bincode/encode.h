@@ -21,7 +21,7 @@ std::size_t encoded_size(const T& v, const config& c = standard()) {
 
 namespace detail {
 template <class F, class T>
-result<std::size_t> encode_exact(const T& v, std::uint8_t* out, std::size_t n) {
+size_result encode_exact(const T& v, std::uint8_t* out, std::size_t n) {
   span_sink w{out};
   put<F>(w, v);
   if (w.err != error_code::ok) return error{w.err, 0};
@@ -34,8 +34,8 @@ inline bool over_encode_limit(const config& c, std::size_t n) {
 
 namespace detail {
 template <class T, class A>
-result<std::size_t> encode_general(const T& v, std::vector<std::uint8_t, A>& out, const config& c) {
-  return dispatch(c, [&](auto f) -> result<std::size_t> {
+size_result encode_general(const T& v, std::vector<std::uint8_t, A>& out, const config& c) {
+  return dispatch(c, [&](auto f) -> size_result {
     using F = decltype(f);
     const std::size_t n = size_of<F>(v);
     if (over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
@@ -70,9 +70,8 @@ KEEL_BINCODE_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* 
 // registers: an `out` of another size but enough capacity (resized, no reallocation; with
 // keel::bincode::buffer no zero fill), or the general path (other configs, no capacity).
 template <class T, class A>
-[[gnu::noinline]] result<std::size_t> encode_block_other(const T& v,
-                                                         std::vector<std::uint8_t, A>& out,
-                                                         config c) {
+[[gnu::noinline]] size_result encode_block_other(const T& v, std::vector<std::uint8_t, A>& out,
+                                                 config c) {
   const std::size_t bytes = v.size() * sizeof(typename length_prefixed_block<T>::element);
   const std::size_t n = 8 + bytes;
   if (!is_native_fixint(c) || n > out.capacity() || over_encode_limit(c, n))
@@ -89,8 +88,8 @@ template <class T, class A>
 // fixint config in the machine's byte order, into an `out` of the right size already (a reused
 // buffer), is a few checks, the length and one copy (inline up to 64 bytes).
 template <class T, class A>
-KEEL_BINCODE_INLINE result<std::size_t> encode(const T& v, std::vector<std::uint8_t, A>& out,
-                                               const config& c = standard()) {
+KEEL_BINCODE_INLINE size_result encode(const T& v, std::vector<std::uint8_t, A>& out,
+                                       const config& c = standard()) {
   if constexpr (detail::encode_block_fast<T>) {
     const std::size_t bytes = v.size() * sizeof(typename detail::length_prefixed_block<T>::element);
     // No vector or span holds more bytes than that (and GCC then knows 8 + bytes does not wrap).
@@ -109,9 +108,9 @@ KEEL_BINCODE_INLINE result<std::size_t> encode(const T& v, std::vector<std::uint
 
 // Appends the encoding of `v` to `out`; returns the bytes added.
 template <class T, class A>
-result<std::size_t> encode_append(const T& v, std::vector<std::uint8_t, A>& out,
-                                  const config& c = standard()) {
-  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+size_result encode_append(const T& v, std::vector<std::uint8_t, A>& out,
+                          const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> size_result {
     using F = decltype(f);
     const std::size_t n = detail::size_of<F>(v), old = out.size();
     if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
@@ -124,8 +123,8 @@ result<std::size_t> encode_append(const T& v, std::vector<std::uint8_t, A>& out,
 
 // Encodes into a fixed buffer; buffer_too_small (offset = bytes needed) when it does not fit.
 template <class T>
-result<std::size_t> encode(const T& v, std::span<std::uint8_t> out, const config& c = standard()) {
-  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+size_result encode(const T& v, std::span<std::uint8_t> out, const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> size_result {
     using F = decltype(f);
     const std::size_t n = detail::size_of<F>(v);
     if (detail::over_encode_limit(c, n)) return error{error_code::limit_exceeded, n};
@@ -137,8 +136,8 @@ result<std::size_t> encode(const T& v, std::span<std::uint8_t> out, const config
 // Writes the encoding of `v` to a stream (buffered 4 KiB at a time; large blocks written directly).
 // Returns the bytes written; stream_error when the stream fails.
 template <class T>
-result<std::size_t> encode(const T& v, std::ostream& os, const config& c = standard()) {
-  return detail::dispatch(c, [&](auto f) -> result<std::size_t> {
+size_result encode(const T& v, std::ostream& os, const config& c = standard()) {
+  return detail::dispatch(c, [&](auto f) -> size_result {
     using F = decltype(f);
     if (c.gen == generation::v1 && c.has_limit()) {
       const std::size_t n = detail::size_of<F>(v);

@@ -146,20 +146,21 @@ class result : detail::result_base<T> {
   }
 };
 
-// result<size_t> (what encode and decode return: a byte count) is one 64-bit word: the error
-// code in the top 4 bits, the byte count or the error offset in the other 60. A caller keeps it
-// in one register (the 16-byte form went through memory wherever a caller stored it, e.g. a
-// benchmark's DoNotOptimize: +0.3 ns on a 1.3 ns 64-byte decode; docs/bincode.md, "Fast paths").
-// Byte counts and offsets are sizes of memory, below 2^57 on x86-64, so 60 bits hold them all.
-template <>
-class result<std::size_t> {
+// size_result (what encode and decode_into return: a byte count) is one 64-bit word: the error
+// code in the top 4 bits, the byte count or the error offset in the other 60. It is its own type,
+// not a result<size_t>: result<std::uint64_t> (decode of a u64 or usize value) holds all 64 bits. A
+// caller keeps it in one register (the 16-byte form went through memory wherever a caller stored
+// it, e.g. a benchmark's DoNotOptimize: +0.3 ns on a 1.3 ns 64-byte decode; docs/bincode.md, "Fast
+// paths"). Byte counts and offsets are sizes of memory, below 2^57 on x86-64, so 60 bits hold them
+// all.
+class size_result {
   static constexpr int code_shift = 60;
   static constexpr std::uint64_t payload_mask = (std::uint64_t{1} << code_shift) - 1;
   static_assert(static_cast<unsigned>(error_code::stream_error) < 16, "codes must fit 4 bits");
 
  public:
-  result(std::size_t v) noexcept : bits_(v) {}  // NOLINT: implicit on purpose
-  result(bincode::error e) noexcept             // NOLINT
+  size_result(std::size_t v) noexcept : bits_(v) {}  // NOLINT: implicit on purpose
+  size_result(bincode::error e) noexcept             // NOLINT
       : bits_(static_cast<std::uint64_t>(e.code) << code_shift | (e.offset & payload_mask)) {}
 
   bool ok() const noexcept { return bits_ >> code_shift == 0; }
