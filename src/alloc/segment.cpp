@@ -80,6 +80,15 @@ segment* place_page(heap* h, std::size_t n, bool room, Pick pick, std::size_t& f
   return found;
 }
 
+// place_page among the slices still resident first, then among any free slices.
+segment* place_page_resident_first(heap* h, std::size_t n, bool room, std::size_t& first) {
+  if (segment* s = place_page(
+          h, n, room, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first))
+    return s;
+  return place_page(
+      h, n, room, [](const segment* t) { return t->free_slices; }, first);
+}
+
 std::uint8_t* slice_addr(segment* s, std::size_t i) {
   return reinterpret_cast<std::uint8_t*>(s) + i * kSliceSize;
 }
@@ -215,21 +224,9 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
-    if (one_block) {
-      // A one-block page: first a run with room to grow behind it, in any segment.
-      s = place_page(
-          h, n, true, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
-      if (s) break;
-      s = place_page(
-          h, n, true, [](const segment* t) { return t->free_slices; }, first);
-      if (s) break;
-    }
-    // Reuse memory that is still resident first, then any free slices.
-    s = place_page(
-        h, n, false, [](const segment* t) { return t->free_slices & t->dirty_slices; }, first);
-    if (s) break;
-    s = place_page(
-        h, n, false, [](const segment* t) { return t->free_slices; }, first);
+    // A one-block page first looks for a run with room to grow behind it, in any segment.
+    if (one_block) s = place_page_resident_first(h, n, true, first);
+    if (!s) s = place_page_resident_first(h, n, false, first);
     if (s) break;
     first = 64;
     if (attempt == 0) {
