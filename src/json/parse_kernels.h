@@ -65,7 +65,7 @@ struct stage1 {
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
   std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
   std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
-  bool prev_ascii = true;            // the previous block was ASCII (vector UTF-8 check)
+  std::uint64_t prev_hi = 0;         // the previous block's non-ASCII bytes (vector UTF-8 check)
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -82,7 +82,7 @@ struct stage1 {
 
   // Returns false (and sets st.s1_*) on the first error in this block.
   KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-                              std::uint32_t*& out, bool check_utf8) noexcept {
+                              std::uint32_t*& out, std::uint64_t utf8_mask) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -96,39 +96,8 @@ struct stage1 {
     const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
     const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
     prev_scalar = scalar >> 63;
-    // UTF-8 and control characters; when a block has both errors the earlier one is reported.
-    std::size_t bad_utf8 = kNone;
-    if (check_utf8) {
-      std::uint64_t hi = I::high(b);
-      if constexpr (I::kVectorUtf8) {
-        // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
-        // neither its update nor a test of the error vector.
-        if (hi != 0 || !prev_ascii) {
-          if (hi == 0) {
-            utf8.ascii();
-          } else {
-            for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
-          }
-          prev_ascii = hi == 0;
-          if (I::any(utf8.error)) [[unlikely]]
-            bad_utf8 = utf8_locate(st, base);
-        }
-      } else if (hi) {
-        if (utf8_resume > base)
-          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
-        const std::uint8_t* end = st.buf + st.len;
-        while (hi) {
-          const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
-          const std::size_t n = utf8_sequence(st.buf + pos, end);
-          if (n == 0) {
-            bad_utf8 = pos;
-            break;
-          }
-          utf8_resume = pos + n;
-          hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
-        }
-      }
-    }
+    // Non-ASCII bytes to validate (none when the check is off).
+    const std::uint64_t hi = I::high(b) & utf8_mask;
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
@@ -137,6 +106,47 @@ struct stage1 {
     // (The previous block's base is base - 64; for the first block pending is 0.)
     emit(out, base - 64, pending);
     pending = structurals;
+    // One branch for both checks: an ASCII block without control characters after an ASCII
+    // block needs neither.
+    if ((bad_ctrl | hi | prev_hi) != 0) [[unlikely]]
+      return slow(st, b, base, out, hi, bad_ctrl);
+    return true;
+  }
+
+  // A block with non-ASCII bytes, after one, or with a control character inside a string.
+  KEEL_JSON_INLINE bool slow(parse_state& st, const typename I::block& b, std::size_t base,
+                             std::uint32_t*& out, std::uint64_t hi,
+                             std::uint64_t bad_ctrl) noexcept {
+    // UTF-8 and control characters; when a block has both errors the earlier one is reported.
+    std::size_t bad_utf8 = kNone;
+    if constexpr (I::kVectorUtf8) {
+      // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
+      // neither its update nor a test of the error vector.
+      if ((hi | prev_hi) != 0) {
+        if (hi == 0) {
+          utf8.ascii();
+        } else {
+          for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
+        }
+        prev_hi = hi;
+        if (I::any(utf8.error)) [[unlikely]]
+          bad_utf8 = utf8_locate(st, base);
+      }
+    } else if (hi) {
+      if (utf8_resume > base)
+        hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+      const std::uint8_t* end = st.buf + st.len;
+      while (hi) {
+        const std::size_t pos = base + static_cast<std::size_t>(std::countr_zero(hi));
+        const std::size_t n = utf8_sequence(st.buf + pos, end);
+        if (n == 0) {
+          bad_utf8 = pos;
+          break;
+        }
+        utf8_resume = pos + n;
+        hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
+      }
+    }
     if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
       flush(out, base);
       const std::size_t at_ctrl =
@@ -203,11 +213,11 @@ struct stage1 {
     // Locals, not re-read through st each block (the index stores may alias anything).
     const std::uint8_t* const buf = st.buf;
     const std::size_t full = st.len & ~std::size_t{63};
-    const bool check_utf8 = !st.opt->allow_invalid_utf8;
+    const std::uint64_t utf8_mask = st.opt->allow_invalid_utf8 ? 0 : ~std::uint64_t{0};
     bool ok = true;
     std::size_t base = 0;
     for (; base < full; base += 64) {
-      if (!block(st, buf + base, base, out, check_utf8)) {
+      if (!block(st, buf + base, base, out, utf8_mask)) {
         ok = false;
         break;
       }
@@ -217,7 +227,7 @@ struct stage1 {
       alignas(64) std::uint8_t tail[64];
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
-      ok = block(st, tail, base, out, check_utf8);
+      ok = block(st, tail, base, out, utf8_mask);
       last = base;
     }
     if constexpr (I::kVectorUtf8) {

@@ -213,6 +213,49 @@ TEST_P(Parse, Utf8Validation) {
   }
 }
 
+// Stage 1 skips the UTF-8 check on ASCII blocks after an ASCII block and tests control
+// characters and UTF-8 behind one branch: an error at every position of the first three
+// 64-byte blocks, after non-ASCII text, after an ASCII run, next to a control character.
+TEST_P(Parse, Utf8ErrorAtEveryPosition) {
+  const char* bad[] = {"\xff", "\x80", "\xc3(", "\xe2\x82(", "\xf0\x9f\x98("};
+  const char* leads[] = {"", "\xc3\xa9", "\xe2\x82\xac\xf0\x9f\x98\x80"};  // before the filler
+  for (const char* lead : leads) {
+    for (std::size_t at = std::string_view(lead).size() + 1; at < 192; ++at) {
+      for (const char* b : bad) {
+        std::string s = "\"";
+        s += lead;
+        s.resize(at, 'a');
+        s += b;
+        s.append(200, 'z');
+        s += "\"";
+        auto r = p(s);
+        ASSERT_EQ(r.code(), error_code::invalid_utf8) << at << " " << ::testing::PrintToString(s);
+        ASSERT_EQ(r.err().offset, at) << ::testing::PrintToString(s);
+        // A control character in the same or a later block: the earlier error is reported.
+        for (std::size_t ctl : {at - 1, at + std::string_view(b).size(), at + 70}) {
+          if (ctl <= std::string_view(lead).size()) continue;
+          std::string c = s;
+          c[ctl] = '\x01';
+          auto q = p(c);
+          ASSERT_EQ(q.code(), ctl < at ? error_code::control_character : error_code::invalid_utf8)
+              << at << " " << ctl;
+          ASSERT_EQ(q.err().offset, std::min(ctl, at)) << at << " " << ctl;
+        }
+      }
+      // Valid sequences at the same position: accepted, the string kept.
+      std::string v = "\"";
+      v += lead;
+      v.resize(at, 'a');
+      v += "\xf0\x9f\x98\x80\xe2\x82\xac";
+      v.append(200, 'z');
+      v += "\"";
+      auto r = p(v);
+      ASSERT_TRUE(r.ok()) << at;
+      EXPECT_EQ(*r->root().get<std::string_view>(), v.substr(1, v.size() - 2));
+    }
+  }
+}
+
 TEST_P(Parse, Structure) {
   EXPECT_EQ(code(""), error_code::empty_document);
   EXPECT_EQ(code("  \n "), error_code::empty_document);
