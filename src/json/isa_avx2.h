@@ -85,12 +85,10 @@ struct isa_avx2 {
     return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prv, cur, 0x21), 16 - N);
   }
 
-  // Short strings: 16 bytes from src to dst; one bit per byte that is a backslash.
-  static constexpr std::size_t kShort = 16;
+  // Short strings: the 32-byte chunk step (most keys and many values fit in one).
+  static constexpr std::size_t kShort = 32;
   static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), v);
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    return copy_chunk(src, dst);
   }
 
   static constexpr std::size_t kChunk = 32;

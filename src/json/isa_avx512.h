@@ -109,12 +109,13 @@ struct isa_avx512 {
     out = o + cnt;
   }
 
-  // Short strings: 16 bytes from src to dst; one bit per byte that is a backslash.
-  static constexpr std::size_t kShort = 16;
+  // Short strings: 32 bytes from src to dst; one bit per byte that is a backslash. (32 rather
+  // than the chunk's 64: most keys and many values fit, and the 64-byte step measured slower.)
+  static constexpr std::size_t kShort = 32;
   static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), v);
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
+    return _mm256_cmpeq_epi8_mask(v, _mm256_set1_epi8('\\'));
   }
 
   static constexpr std::size_t kChunk = 64;

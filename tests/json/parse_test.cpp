@@ -188,6 +188,35 @@ TEST_P(Parse, Strings) {
   }
 }
 
+// Keys and values of every length up to 100 bytes (the one-step short copy, its 32-byte limit,
+// one and several chunks), with no escape or one escape at every position, both far from the end
+// of the input (the short copy reads and writes past the string) and right before it: the bytes
+// must come back exactly, and nothing past a string may leak into the next one.
+TEST_P(Parse, StringsOfEveryLengthKeepTheirBytes) {
+  for (std::size_t len = 0; len <= 100; ++len) {
+    std::string body(len, 'x');
+    for (std::size_t i = 0; i < len; ++i) body[i] = static_cast<char>('a' + (i * 7) % 26);
+    for (std::size_t pos = 0; pos <= len + 1; ++pos) {
+      // (Built by concatenation: std::string::insert trips GCC 12's -Wrestrict here.)
+      const std::string head = body.substr(0, pos), rest = pos <= len ? body.substr(pos) : "";
+      const std::string src = pos <= len ? head + "\\n" + rest : body;
+      const std::string want = pos <= len ? head + "\n" + rest : body;
+      for (const std::size_t tail : {std::size_t{0}, std::size_t{100}}) {
+        const std::string json =
+            "{\"" + src + "\":\"" + src + "\",\"z\":\"" + src + "!\"}" + std::string(tail, ' ');
+        auto d = p(json);
+        ASSERT_TRUE(d.ok()) << json;
+        const member m = *d->root().members().begin();
+        ASSERT_EQ(m.key, want) << json;
+        const std::string_view v = *m.value.get<std::string_view>();
+        EXPECT_EQ(v, want) << json;
+        EXPECT_EQ(v.data()[v.size()], '\0') << json;  // each string keeps its NUL
+        EXPECT_EQ(*d->root()["z"]->get<std::string_view>(), want + "!") << json;
+      }
+    }
+  }
+}
+
 TEST_P(Parse, Utf8Validation) {
   EXPECT_TRUE(p("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"").ok());
   const char* bad[] = {"\"\xc0\xaf\"",          // overlong
