@@ -4,6 +4,7 @@
 #include <new>
 
 #include "json/parse_state.h"
+#include "json/utf8.h"
 
 namespace keel::json {
 namespace detail {
@@ -40,9 +41,25 @@ kernel_fn kernel_for(isa which) {
 }
 
 // Replaces // and /* */ comments (outside strings) with spaces in dst; offsets are preserved.
-// Returns the offset of an unterminated block comment, or SIZE_MAX.
-std::size_t strip_comments(const std::uint8_t* src, std::size_t len, std::uint8_t* dst) {
+// With check_utf8 a comment's text must be valid UTF-8 like the rest of the document. Returns
+// error_code::ok, or unterminated_comment (at the comment's start) / invalid_utf8 (at the byte)
+// with its offset in `at`.
+error_code strip_comments(const std::uint8_t* src, std::size_t len, std::uint8_t* dst,
+                          bool check_utf8, std::size_t& at) {
   std::memcpy(dst, src, len);
+  const std::uint8_t* const end = src + len;
+  // Blanks dst[i] (a byte of a comment's text; newlines stay) and returns the next offset, or
+  // SIZE_MAX at invalid UTF-8.
+  auto blank = [&](std::size_t i) -> std::size_t {
+    if (src[i] >= 0x80 && check_utf8) {
+      const std::size_t n = utf8_sequence(src + i, end);
+      if (n == 0) return std::numeric_limits<std::size_t>::max();
+      std::memset(dst + i, ' ', n);
+      return i + n;
+    }
+    if (dst[i] != '\n') dst[i] = ' ';
+    return i + 1;
+  };
   std::size_t i = 0;
   while (i < len) {
     const std::uint8_t c = dst[i];
@@ -51,26 +68,40 @@ std::size_t strip_comments(const std::uint8_t* src, std::size_t len, std::uint8_
       while (i < len && dst[i] != '"') i += dst[i] == '\\' ? 2 : 1;
       ++i;
     } else if (c == '/' && i + 1 < len && dst[i + 1] == '/') {
-      while (i < len && dst[i] != '\n') dst[i++] = ' ';
+      while (i < len && dst[i] != '\n') {
+        const std::size_t next = blank(i);
+        if (next == std::numeric_limits<std::size_t>::max()) {
+          at = i;
+          return error_code::invalid_utf8;
+        }
+        i = next;
+      }
     } else if (c == '/' && i + 1 < len && dst[i + 1] == '*') {
       const std::size_t start = i;
       dst[i] = dst[i + 1] = ' ';
       i += 2;
       for (;;) {
-        if (i + 1 >= len) return start;
+        if (i + 1 >= len) {
+          at = start;
+          return error_code::unterminated_comment;
+        }
         if (dst[i] == '*' && dst[i + 1] == '/') {
           dst[i] = dst[i + 1] = ' ';
           i += 2;
           break;
         }
-        if (dst[i] != '\n') dst[i] = ' ';
-        ++i;
+        const std::size_t next = blank(i);
+        if (next == std::numeric_limits<std::size_t>::max()) {
+          at = i;
+          return error_code::invalid_utf8;
+        }
+        i = next;
       }
     } else {
       ++i;
     }
   }
-  return std::numeric_limits<std::size_t>::max();
+  return error_code::ok;
 }
 
 error located(const std::uint8_t* data, std::size_t size, error_code code, std::size_t offset) {
@@ -138,9 +169,10 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
       auto* copy =
           reinterpret_cast<std::uint8_t*>(detail::grow(scratch_, scratch_capacity_, st.len + 1));
       if (copy == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
-      const std::size_t bad = detail::strip_comments(st.buf, st.len, copy);
-      if (bad != std::numeric_limits<std::size_t>::max())
-        return detail::located(bytes, size, error_code::unterminated_comment, bad + skip);
+      std::size_t at = 0;
+      const error_code bad =
+          detail::strip_comments(st.buf, st.len, copy, !options_.allow_invalid_utf8, at);
+      if (bad != error_code::ok) return detail::located(bytes, size, bad, at + skip);
       // The kernels may use scratch_ for the final token: hand them a copy they own.
       comment_copy_.assign(reinterpret_cast<const char*>(copy), st.len);
       st.buf = reinterpret_cast<const std::uint8_t*>(comment_copy_.data());

@@ -339,6 +339,20 @@ TEST_P(Parse, Options) {
   EXPECT_EQ(c->root().size(), 3u);
   EXPECT_EQ(*c->root().at(2)->get<std::string_view>(), "//not");
   EXPECT_EQ(code("[1 /* open"), error_code::unterminated_comment);
+  // A comment's text is part of the document: valid UTF-8 unless allow_invalid_utf8.
+  EXPECT_TRUE(p("// caf\xc3\xa9 \xf0\x9f\x98\x80\n[1 /* \xe2\x82\xac */]").ok());
+  {
+    auto bad = p("[1] /* ok \xff */");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.err().code, error_code::invalid_utf8);
+    EXPECT_EQ(bad.err().offset, 10u);
+  }
+  EXPECT_EQ(code("[1] // \xed\xa0\x80"), error_code::invalid_utf8);  // a surrogate
+  EXPECT_EQ(code("[1] /* \xc3 */"), error_code::invalid_utf8);       // cut short
+  EXPECT_EQ(code("[1] /* \xe2\x82"), error_code::invalid_utf8);      // cut by the end
+  opt.allow_invalid_utf8 = true;
+  EXPECT_TRUE(p("[1] /* \xff */ // \xc0\xaf").ok());
+  opt.allow_invalid_utf8 = false;
   opt.allow_comments = false;
   EXPECT_FALSE(p("[1] // x").ok());
 
