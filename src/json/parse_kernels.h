@@ -82,25 +82,34 @@ struct stage1 {
 
   // Returns false (and sets st.s1_*) on the first error in this block.
   KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-                              std::uint32_t*& out, std::uint64_t utf8_mask) noexcept {
+                              std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
+    // Control bytes moved to a general register at once (the empty asm): otherwise GCC folds the
+    // in-string mask into a masked compare, which puts the compare, and the branch below, behind
+    // the carry-less multiply.
+    std::uint64_t ctrl = I::control(b);
+    asm("" : "+r"(ctrl));
     const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs) : 0;
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
-    const std::uint64_t bad_ctrl = I::control(b) & in_string;
+    const std::uint64_t bad_ctrl = ctrl & in_string;
     std::uint64_t ops, ws;
     I::classify(b, ws, ops);
-    const std::uint64_t scalar = ~(ops | ws | quotes | in_string);
+    // Bytes of bare tokens, strings' contents included: the in-string mask is applied once, to
+    // the result, so the token starts do not wait for the carry-less multiply. (Same positions:
+    // a byte outside a string follows a byte outside one or the closing quote, never contents.)
+    const std::uint64_t scalar = ~(ops | ws | quotes);
     const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
     prev_scalar = scalar >> 63;
-    // Non-ASCII bytes to validate (none when the check is off).
-    const std::uint64_t hi = I::high(b) & utf8_mask;
+    // Non-ASCII bytes (slow() ignores them when the check is off: allow_invalid_utf8 is read
+    // there, not kept live in the loop).
+    const std::uint64_t hi = I::high(b);
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
-    const std::uint64_t structurals = (ops & ~in_string) | quotes | starts;
+    const std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
     // The positions are written one block late: the compress and stores of the previous block
     // overlap this block's classification instead of waiting at the end of its dependency chain.
     // (The previous block's base is base - 64; for the first block pending is 0.)
@@ -119,6 +128,7 @@ struct stage1 {
                              std::uint64_t bad_ctrl) noexcept {
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
+    if (st.opt->allow_invalid_utf8) hi = 0;
     if constexpr (I::kVectorUtf8) {
       // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
       // neither its update nor a test of the error vector.
@@ -213,11 +223,10 @@ struct stage1 {
     // Locals, not re-read through st each block (the index stores may alias anything).
     const std::uint8_t* const buf = st.buf;
     const std::size_t full = st.len & ~std::size_t{63};
-    const std::uint64_t utf8_mask = st.opt->allow_invalid_utf8 ? 0 : ~std::uint64_t{0};
     bool ok = true;
     std::size_t base = 0;
     for (; base < full; base += 64) {
-      if (!block(st, buf + base, base, out, utf8_mask)) {
+      if (!block(st, buf + base, base, out)) {
         ok = false;
         break;
       }
@@ -227,7 +236,7 @@ struct stage1 {
       alignas(64) std::uint8_t tail[64];
       std::memset(tail, ' ', 64);
       std::memcpy(tail, st.buf + base, st.len - base);
-      ok = block(st, tail, base, out, utf8_mask);
+      ok = block(st, tail, base, out);
       last = base;
     }
     if constexpr (I::kVectorUtf8) {
