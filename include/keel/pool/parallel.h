@@ -9,7 +9,7 @@
 //       return acc; }, std::plus<>{});
 //
 // grain: the largest number of indices one call of the body handles; 0 picks one from the range
-// size and the number of workers (about 8 chunks per worker). A loop makes a task only when the
+// size and the number of workers (about 32 chunks per worker). A loop makes a task only when the
 // thread running a range has nothing queued for others to take (lazy binary splitting), so a
 // small grain costs a call per chunk, not a task per chunk. Called on the only worker of a
 // one-worker pool, a loop makes no tasks at all.
@@ -31,7 +31,7 @@ namespace keel::pool {
 namespace detail {
 
 inline std::size_t auto_grain(std::size_t n, std::size_t workers) noexcept {
-  const std::size_t chunks = std::max<std::size_t>(workers, 1) * 8;
+  const std::size_t chunks = std::max<std::size_t>(workers, 1) * 32;
   return std::max<std::size_t>(1, (n + chunks - 1) / chunks);
 }
 
