@@ -1,10 +1,12 @@
-// Internal: the shared FIFO queue outside threads submit into (one per priority). An intrusive
-// list under a small spin lock; `size` lets the common "is it empty?" check skip the lock.
+// Internal: the shared FIFO queue outside threads submit into (one per priority): a growing ring
+// of task pointers under a small spin lock; `size` lets the common "is it empty?" check skip the
+// lock.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "keel/pool/detail/task.h"
 #include "pool/os.h"
@@ -32,6 +34,13 @@ class spin_lock {
 
 class inject_queue {
  public:
+  // max_ring: the largest ring (in tasks) the queue grows to before it queues behind it in the
+  // overflow list; tests use a small one, the scheduler none.
+  explicit inject_queue(std::size_t max_ring = SIZE_MAX) noexcept : max_ring_(max_ring) {}
+  inject_queue(const inject_queue&) = delete;
+  inject_queue& operator=(const inject_queue&) = delete;
+  ~inject_queue() { delete[] ring_; }
+
   // From a thread outside the pool: appends the chain first..last (linked through next) of n
   // tasks unless `state` says the pool refuses work. The check and the count happen under the
   // lock, so shutdown can wait out every submitter that got past the check (see flush()).
@@ -44,7 +53,7 @@ class inject_queue {
       return false;
     }
     submitted_.store(submitted_.load(std::memory_order_relaxed) + n, std::memory_order_release);
-    link(first, last, n);
+    link(first, n);
     lock_.unlock();
     return true;
   }
@@ -52,38 +61,39 @@ class inject_queue {
   void push_chain(task_node* first, task_node* last, std::size_t n) noexcept {
     last->next = nullptr;
     lock_.lock();
-    link(first, last, n);
+    link(first, n);
     lock_.unlock();
   }
   void push(task_node* t) noexcept { push_chain(t, t, 1); }
 
-  // Up to `max` tasks, oldest first, linked through next; n receives the count.
-  task_node* pop_chain(std::size_t max, std::size_t& n) noexcept {
-    n = 0;
+  // Up to `max` tasks, oldest first, into out[0..n); returns n.
+  std::size_t pop_batch(task_node** out, std::size_t max) noexcept {
     if (size_.load(std::memory_order_seq_cst) == 0) {
-      return nullptr;
+      return 0;
     }
+    std::size_t n = 0;
     lock_.lock();
-    task_node* first = head_;
-    task_node* last = nullptr;
-    for (task_node* t = head_; t && n < max; t = t->next) {
-      last = t;
-      ++n;
+    for (; n < max && count_ != 0; ++n) {
+      out[n] = ring_[head_];
+      head_ = (head_ + 1) & mask_;
+      --count_;
+    }
+    for (; n < max && over_head_; ++n) {  // only after the ring is empty: the overflow is newer
+      out[n] = over_head_;
+      over_head_ = over_head_->next;
+    }
+    if (!over_head_) {
+      over_tail_ = nullptr;
     }
     if (n) {
-      head_ = last->next;
-      if (!head_) {
-        tail_ = nullptr;
-      }
-      last->next = nullptr;
       size_.fetch_sub(n, std::memory_order_relaxed);
     }
     lock_.unlock();
-    return n ? first : nullptr;
+    return n;
   }
   task_node* pop() noexcept {
-    std::size_t n;
-    return pop_chain(1, n);
+    task_node* t = nullptr;
+    return pop_batch(&t, 1) ? t : nullptr;
   }
 
   // Waits until no submitter is inside push_external (after a state change).
@@ -103,26 +113,62 @@ class inject_queue {
   std::uint64_t submitted() const noexcept { return submitted_.load(std::memory_order_acquire); }
 
  private:
-  void link(task_node* first, task_node* last, std::size_t n) noexcept {
-    if (tail_) {
-      tail_->next = first;
-    } else {
-      head_ = first;
+  static constexpr std::size_t kFirstRing = 256;
+
+  // Queued tasks sit in a ring of pointers, so that a taker reads consecutive slots instead of
+  // following links through task nodes that the submitter's core last wrote (one cache miss per
+  // task, all under the lock, before). The ring doubles when full; when there is no memory for a
+  // larger one, tasks wait in an intrusive overflow list behind it.
+  void link(task_node* first, std::size_t n) noexcept {
+    for (task_node* t = first; t;) {
+      task_node* next = t->next;
+      if (over_head_ || (count_ == capacity() && !grow())) {
+        t->next = nullptr;
+        (over_tail_ ? over_tail_->next : over_head_) = t;
+        over_tail_ = t;
+      } else {
+        ring_[(head_ + count_) & mask_] = t;
+        ++count_;
+      }
+      t = next;
     }
-    tail_ = last;
     if (light_) {  // sleepers fence for us (see set_light)
       size_.store(size_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     } else {
       size_.fetch_add(n, std::memory_order_seq_cst);  // ordered before the submitter's wake check
     }
   }
+  std::size_t capacity() const noexcept { return ring_ ? mask_ + 1 : 0; }
+  bool grow() noexcept {
+    const std::size_t cap = capacity() ? 2 * capacity() : kFirstRing;
+    if (cap > max_ring_) {
+      return false;
+    }
+    auto** bigger = new (std::nothrow) task_node*[cap];
+    if (!bigger) {
+      return false;
+    }
+    for (std::size_t i = 0; i < count_; ++i) {
+      bigger[i] = ring_[(head_ + i) & mask_];
+    }
+    delete[] ring_;
+    ring_ = bigger;
+    mask_ = cap - 1;
+    head_ = 0;
+    return true;
+  }
 
   alignas(64) std::atomic<std::size_t> size_{0};
   std::atomic<std::uint64_t> submitted_{0};
   spin_lock lock_;
-  task_node* head_ = nullptr;
-  task_node* tail_ = nullptr;
   bool light_ = false;
+  std::size_t max_ring_;
+  task_node** ring_ = nullptr;
+  std::size_t mask_ = 0;
+  std::size_t head_ = 0;   // oldest slot
+  std::size_t count_ = 0;  // tasks in the ring
+  task_node* over_head_ = nullptr;
+  task_node* over_tail_ = nullptr;
 };
 
 }  // namespace keel::pool::detail

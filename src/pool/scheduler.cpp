@@ -175,21 +175,16 @@ task_node* scheduler::take_injected(worker* w) noexcept {
     return nullptr;
   }
   const std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
-  std::size_t n = 0;
-  task_node* first = inject_[1].pop_chain(want, n);
-  if (!first || n == 1) {
-    return first;
+  task_node* got[kMaxTake];
+  std::size_t n = inject_[1].pop_batch(got, want);
+  if (n <= 1) {
+    return n ? got[0] : nullptr;
   }
-  task_node* rest[kMaxTake];
-  std::size_t k = 0;
-  for (task_node* t = first->next; t; t = t->next) {
-    rest[k++] = t;
-  }
-  while (k) {
-    w->deque.push(rest[--k]);  // the oldest ends up on top: popped first
+  while (n > 1) {
+    w->deque.push(got[--n]);  // the oldest ends up on top: popped first
   }
   notify_local_work();
-  return first;
+  return got[0];
 }
 
 task_node* scheduler::steal(worker* w) noexcept {

@@ -115,12 +115,14 @@ transfer_set& transfers() {
 // reaper below, touched only on slow paths, frees what is left when the thread exits.
 struct cache {
   batch* cur[kClasses];
+  bool reaped;  // the thread is exiting and its batches are gone: plain new / delete from now on
 };
 
 thread_local cache tls_cache;
 
 struct cache_reaper {
   ~cache_reaper() {
+    tls_cache.reaped = true;  // later frees (other thread_locals' destructors) must not cache
     for (batch*& b : tls_cache.cur) {
       if (b) {
         for (std::size_t i = 0; i < b->n; ++i) {
@@ -141,6 +143,9 @@ void arm_reaper() noexcept {
 
 void* alloc_slow(int c) {
   cache& k = tls_cache;
+  if (k.reaped) {
+    return ::operator new(class_bytes(c));
+  }
   arm_reaper();
   batch* b = k.cur[c];
   if (b == nullptr) {
@@ -161,6 +166,10 @@ void* alloc_slow(int c) {
 
 void free_slow(int c, void* p) noexcept {
   cache& k = tls_cache;
+  if (k.reaped) {
+    ::operator delete(p);
+    return;
+  }
   arm_reaper();
   batch* b = k.cur[c];
   if (b == nullptr) {

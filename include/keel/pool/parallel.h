@@ -9,10 +9,11 @@
 //       return acc; }, std::plus<>{});
 //
 // grain: the largest number of indices one call of the body handles; 0 picks one from the range
-// size and the number of workers (about 32 chunks per worker). A loop makes a task only when the
-// thread running a range has nothing queued for others to take (lazy binary splitting), so a
-// small grain costs a call per chunk, not a task per chunk. Called on the only worker of a
-// one-worker pool, a loop makes no tasks at all.
+// size and the number of workers (about 32 chunks per worker; 8 for parallel_reduce, which keeps
+// one partial result per chunk). A loop makes a task only when the thread running a range has
+// nothing queued for others to take (lazy binary splitting), so a small grain costs a call per
+// chunk, not a task per chunk. Called on the only worker of a one-worker pool, a loop makes no
+// tasks at all.
 #pragma once
 
 #include <algorithm>
@@ -30,8 +31,9 @@ namespace keel::pool {
 
 namespace detail {
 
-inline std::size_t auto_grain(std::size_t n, std::size_t workers) noexcept {
-  const std::size_t chunks = std::max<std::size_t>(workers, 1) * 32;
+// A grain that cuts n indices into about per_worker chunks per worker.
+inline std::size_t auto_grain(std::size_t n, std::size_t workers, std::size_t per_worker) noexcept {
+  const std::size_t chunks = std::max<std::size_t>(workers, 1) * per_worker;
   return std::max<std::size_t>(1, (n + chunks - 1) / chunks);
 }
 
@@ -81,7 +83,7 @@ void parallel_for_chunks(thread_pool& p, std::size_t begin, std::size_t end, F&&
     return;
   }
   if (grain == 0) {
-    grain = detail::auto_grain(end - begin, p.size());
+    grain = detail::auto_grain(end - begin, p.size(), 32);
   }
   if (end - begin <= grain) {
     chunk(begin, end);
@@ -150,7 +152,7 @@ T parallel_reduce(thread_pool& p, std::size_t begin, std::size_t end, T identity
   }
   const std::size_t n = end - begin;
   if (grain == 0) {
-    grain = detail::auto_grain(n, p.size());
+    grain = detail::auto_grain(n, p.size(), 8);  // every chunk keeps a T until the end
   }
   constexpr std::size_t kMaxChunks = 65536;
   grain = std::max(grain, (n + kMaxChunks - 1) / kMaxChunks);
