@@ -454,6 +454,7 @@ KEEL_BENCH_SUITE(
   s.note(
       "parallel_for/1e7: v[i] = v[i] * 3 + 1 over 1e7 uint32 (40 MB), in one out-of-line function "
       "both sides call per range (keel parallel_for_chunks, tbb blocked_range); gN: chunks of at "
-      "most N (tbb simple_partitioner), auto: keel's default grain, tbb auto_partitioner. Time per "
-      "item.");
+      "most N (keel cuts N from the front; tbb simple_partitioner halves ranges until <= N, e.g. "
+      "~610 at g1000), auto: keel's default grain, tbb auto_partitioner. One shared array. Time "
+      "per item.");
 }
