@@ -88,7 +88,14 @@ class inject_queue {
     if (n) {
       size_.fetch_sub(n, std::memory_order_relaxed);
     }
+    task_node** spare = nullptr;
+    if (count_ == 0 && capacity() > kKeepRing) {  // a burst's large ring goes once it is empty
+      spare = ring_;
+      ring_ = nullptr;
+      mask_ = head_ = 0;
+    }
     lock_.unlock();
+    delete[] spare;
     return n;
   }
   task_node* pop() noexcept {
@@ -109,11 +116,19 @@ class inject_queue {
 
   std::size_t size() const noexcept { return size_.load(std::memory_order_seq_cst); }
   bool maybe_nonempty() const noexcept { return size() != 0; }
+  // The ring's capacity in tasks (0: none allocated); for tests.
+  std::size_t ring_capacity() noexcept {
+    lock_.lock();
+    const std::size_t c = capacity();
+    lock_.unlock();
+    return c;
+  }
   // Tasks accepted by push_external so far.
   std::uint64_t submitted() const noexcept { return submitted_.load(std::memory_order_acquire); }
 
  private:
   static constexpr std::size_t kFirstRing = 256;
+  static constexpr std::size_t kKeepRing = 65536;  // larger rings are freed when they empty
 
   // Queued tasks sit in a ring of pointers, so that a taker reads consecutive slots instead of
   // following links through task nodes that the submitter's core last wrote (one cache miss per

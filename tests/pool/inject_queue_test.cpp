@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -45,6 +46,47 @@ TEST(PoolInjectQueue, FifoThroughGrowth) {
   EXPECT_EQ(q.pop(), nullptr);
 }
 
+// Growth while the oldest task sits in the middle of the ring (head wrapped) keeps the order.
+TEST(PoolInjectQueue, GrowthWithAWrappedHeadKeepsFifoOrder) {
+  kd::inject_queue q;
+  std::vector<kd::task_node> nodes(2000);
+  std::size_t pushed = 0, popped = 0;
+  auto push_to = [&](std::size_t n) {
+    for (; pushed < n; ++pushed) {
+      q.push(&nodes[pushed]);
+    }
+  };
+  auto pop_n = [&](std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i, ++popped) {
+      ASSERT_EQ(q.pop(), &nodes[popped]) << popped;
+    }
+  };
+  push_to(256);  // a full ring of 256
+  pop_n(200);
+  push_to(466);  // wraps, then grows to 512 with the head at slot 200
+  pop_n(200);
+  push_to(2000);  // two more growths with a wrapped head
+  pop_n(2000 - 400);
+  EXPECT_EQ(q.pop(), nullptr);
+}
+
+// A ring larger than 64 Ki tasks is freed once it empties; the queue then starts small again.
+TEST(PoolInjectQueue, LargeRingIsFreedWhenEmpty) {
+  kd::inject_queue q;
+  std::vector<kd::task_node> nodes(70000);
+  for (auto& n : nodes) {
+    q.push(&n);
+  }
+  EXPECT_EQ(q.ring_capacity(), 131072u);
+  std::vector<kd::task_node*> all = pop_all(q, 32);
+  ASSERT_EQ(all.size(), nodes.size());
+  EXPECT_EQ(all.back(), &nodes.back());
+  EXPECT_EQ(q.ring_capacity(), 0u);
+  q.push(&nodes[0]);
+  EXPECT_EQ(q.ring_capacity(), 256u);
+  EXPECT_EQ(q.pop(), &nodes[0]);
+}
+
 // With the ring at its limit, later tasks wait in the overflow list, and tasks pushed while the
 // overflow is not empty go behind it even when the ring has room again.
 TEST(PoolInjectQueue, OverflowKeepsFifoOrder) {
@@ -74,9 +116,17 @@ TEST(PoolInjectQueue, OverflowKeepsFifoOrder) {
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i], &nodes[i]) << i;
   }
-  // Empty again: new tasks use the ring.
-  q.push(&nodes[0]);
-  EXPECT_EQ(q.pop(), &nodes[0]);
+  // Empty again: new tasks use the ring, and a second overflow works like the first.
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      q.push(&nodes[i]);
+    }
+    std::vector<kd::task_node*> again = pop_all(q, 32);
+    ASSERT_EQ(again.size(), nodes.size()) << round;
+    for (std::size_t i = 0; i < again.size(); ++i) {
+      ASSERT_EQ(again[i], &nodes[i]) << round << " " << i;
+    }
+  }
 }
 
 TEST(PoolInjectQueue, RefusesExternalPushesOnceStateIsSet) {
@@ -109,7 +159,12 @@ TEST(PoolInjectQueue, ConcurrentSubmittersAndTakers) {
     std::size_t last[2] = {0, 0};
     bool any[2] = {false, false};
     kd::task_node* buf[16];
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (total.load() < 2 * kPer) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << "tasks lost: " << total.load() << " of " << 2 * kPer << " taken";
+        return;
+      }
       std::size_t n = q.pop_batch(buf, 16);
       for (std::size_t k = 0; k < n; ++k) {
         auto i = static_cast<std::size_t>(buf[k] - nodes.data());
