@@ -58,6 +58,39 @@ std::size_t affinity_cpus() noexcept {
   return n > 0 ? static_cast<std::size_t>(n) : 1;
 }
 
+int current_cpu() noexcept { return sched_getcpu(); }
+
+void move_near(int after_cpu, std::size_t k) noexcept {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  if (sched_getaffinity(0, sizeof all, &all) != 0) {
+    return;
+  }
+  const int count = CPU_COUNT(&all);
+  if (count < 2) {
+    return;
+  }
+  int cpus[CPU_SETSIZE];
+  int n = 0;
+  int at = -1;
+  for (int c = 0; c < CPU_SETSIZE && n < count; ++c) {
+    if (CPU_ISSET(c, &all)) {
+      if (c == after_cpu) {
+        at = n;
+      }
+      cpus[n++] = c;
+    }
+  }
+  const int target = cpus[(static_cast<std::size_t>(at + 1) + k) % static_cast<std::size_t>(n)];
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(target, &one);
+  // Setting a one-CPU mask moves the thread there at once; widening it again does not move it.
+  if (sched_setaffinity(0, sizeof one, &one) == 0) {
+    sched_setaffinity(0, sizeof all, &all);
+  }
+}
+
 void set_thread_name(const std::string& name) noexcept {
   std::string cut = name.substr(0, 15);
   pthread_setname_np(pthread_self(), cut.c_str());

@@ -17,6 +17,11 @@ void futex_wake(std::atomic<std::uint32_t>& word, int n) noexcept;
 
 // CPUs in this process's affinity mask (at least 1).
 std::size_t affinity_cpus() noexcept;
+// The CPU the calling thread runs on (-1 if unknown).
+int current_cpu() noexcept;
+// A start-up placement hint, not a pin: moves the calling thread to the CPU `k + 1` places after
+// `after_cpu` in its affinity mask (cyclically), then gives the thread its whole mask back.
+void move_near(int after_cpu, std::size_t k) noexcept;
 // Names the calling thread (cut to 15 characters).
 void set_thread_name(const std::string& name) noexcept;
 void yield() noexcept;
