@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <climits>
+#include <cstdint>
 
 namespace keel::pool::detail::os {
 
@@ -60,19 +62,26 @@ std::size_t affinity_cpus() noexcept {
 
 int current_cpu() noexcept { return sched_getcpu(); }
 
-void move_near(int after_cpu, std::size_t k) noexcept {
+namespace {
+
+// Threads place_thread put on each CPU that have not called unplace_thread yet.
+std::atomic<std::uint32_t> placed_on[CPU_SETSIZE];
+
+}  // namespace
+
+int place_thread(int after_cpu) noexcept {
   cpu_set_t all;
   CPU_ZERO(&all);
   if (sched_getaffinity(0, sizeof all, &all) != 0) {
-    return;
+    return -1;
   }
   const int count = CPU_COUNT(&all);
   if (count < 2) {
-    return;
+    return -1;
   }
   int cpus[CPU_SETSIZE];
   int n = 0;
-  int at = -1;
+  int at = -1;  // the position of after_cpu in the mask; -1 starts at the first CPU
   for (int c = 0; c < CPU_SETSIZE && n < count; ++c) {
     if (CPU_ISSET(c, &all)) {
       if (c == after_cpu) {
@@ -81,13 +90,38 @@ void move_near(int after_cpu, std::size_t k) noexcept {
       cpus[n++] = c;
     }
   }
-  const int target = cpus[(static_cast<std::size_t>(at + 1) + k) % static_cast<std::size_t>(n)];
+  // Take the least used CPU; threads placing themselves at the same moment retry if another
+  // took the CPU first, so two of them do not both count it as free.
+  int target = -1;
+  for (;;) {
+    std::uint32_t least = UINT32_MAX;
+    for (int j = 1; j <= n; ++j) {
+      const int c = cpus[(at + j) % n];
+      const std::uint32_t k = placed_on[c].load(std::memory_order_relaxed);
+      if (k < least) {
+        least = k;
+        target = c;
+      }
+    }
+    if (placed_on[target].compare_exchange_weak(least, least + 1, std::memory_order_relaxed)) {
+      break;
+    }
+  }
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(target, &one);
   // Setting a one-CPU mask moves the thread there at once; widening it again does not move it.
-  if (sched_setaffinity(0, sizeof one, &one) == 0) {
-    sched_setaffinity(0, sizeof all, &all);
+  if (sched_setaffinity(0, sizeof one, &one) != 0) {
+    placed_on[target].fetch_sub(1, std::memory_order_relaxed);
+    return -1;
+  }
+  sched_setaffinity(0, sizeof all, &all);
+  return target;
+}
+
+void unplace_thread(int cpu) noexcept {
+  if (cpu >= 0 && cpu < CPU_SETSIZE) {
+    placed_on[cpu].fetch_sub(1, std::memory_order_relaxed);
   }
 }
 

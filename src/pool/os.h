@@ -19,9 +19,12 @@ void futex_wake(std::atomic<std::uint32_t>& word, int n) noexcept;
 std::size_t affinity_cpus() noexcept;
 // The CPU the calling thread runs on (-1 if unknown).
 int current_cpu() noexcept;
-// A start-up placement hint, not a pin: moves the calling thread to the CPU `k + 1` places after
-// `after_cpu` in its affinity mask (cyclically), then gives the thread its whole mask back.
-void move_near(int after_cpu, std::size_t k) noexcept;
+// A start-up placement hint, not a pin: moves the calling thread to the CPU of its affinity mask
+// on which the fewest threads placed by earlier calls (and not yet unplaced) started, taking the
+// first such CPU after `after_cpu` cyclically, then gives the thread its whole mask back. Returns
+// that CPU for unplace_thread, or -1 if the thread was not moved (a one-CPU mask, a failed call).
+int place_thread(int after_cpu) noexcept;
+void unplace_thread(int cpu) noexcept;
 // Names the calling thread (cut to 15 characters).
 void set_thread_name(const std::string& name) noexcept;
 void yield() noexcept;

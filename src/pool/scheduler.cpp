@@ -71,16 +71,18 @@ scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) 
   }
   // Idle and sleep lists never grow past these, so registering to sleep does not allocate.
   idle_.reserve(n);
-  // Each new worker first moves to its own CPU, starting after the creating thread's: threads
-  // made back to back otherwise often start on one CPU and share it for 10-20 ms until the
-  // kernel's load balancer separates them (a two-worker loop ran at one-worker speed meanwhile).
+  // Each new worker first moves to the least used CPU (of keel's workers), starting after the
+  // creating thread's: threads made back to back otherwise often start on one CPU and share it
+  // for 10-20 ms until the kernel's load balancer separates them (a two-worker loop ran at
+  // one-worker speed meanwhile).
   const int creator_cpu = os::current_cpu();
   try {
     for (auto& w : workers_) {
       worker* wp = w.get();
       w->thread = std::thread([this, wp, creator_cpu] {
-        os::move_near(creator_cpu, wp->index);
+        const int cpu = os::place_thread(creator_cpu);
         worker_main(wp);
+        os::unplace_thread(cpu);
       });
     }
   } catch (...) {

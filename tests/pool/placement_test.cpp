@@ -1,8 +1,10 @@
-// Where workers start: each is moved once to its own CPU of the affinity mask (the CPUs after the
-// creating thread's first) and then keeps the whole mask: a start-up hint, never a pin.
+// Where workers start: each moves once to the CPU of its affinity mask with the fewest keel
+// workers started on it (the CPUs after the creating thread's first) and then keeps the whole
+// mask: a start-up hint, never a pin.
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -55,49 +57,92 @@ TEST(PoolPlacement, WorkersKeepTheWholeAffinityMask) {
   }
 }
 
-TEST(PoolPlacement, MoveNearGoesToTheCpuAfterTheGivenOneAndRestoresTheMask) {
+// Runs place_thread(after) on a new thread and returns the CPU it chose; *ran_there is set if
+// the thread was on that CPU right after the call, *mask_kept if its mask was whole again.
+int place_on_new_thread(int after, bool* ran_there, bool* mask_kept) {
+  int chosen = -1;
+  std::thread([&] {
+    const cpu_set_t before = my_mask();
+    chosen = os::place_thread(after);
+    *ran_there = sched_getcpu() == chosen;
+    const cpu_set_t now = my_mask();
+    *mask_kept = CPU_EQUAL(&before, &now);
+  }).join();
+  return chosen;
+}
+
+TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   const std::vector<int> cpus = cpus_of(my_mask());
   if (cpus.size() < 2) {
     GTEST_SKIP() << "needs two CPUs in the affinity mask";
   }
-  const cpu_set_t mine = my_mask();
-  for (std::size_t k = 0; k < 3; ++k) {
-    const int want = cpus[(1 + k) % cpus.size()];
-    // The kernel may move a thread again at any time, so a few misses are allowed; a thread that
-    // was not moved would land on the wanted CPU about half the time or less.
-    int landed = 0;
-    for (int attempt = 0; attempt < 20; ++attempt) {
-      std::thread([&] {
-        os::move_near(cpus[0], k);
-        landed += sched_getcpu() == want ? 1 : 0;
-        const cpu_set_t after = my_mask();
-        EXPECT_TRUE(CPU_EQUAL(&after, &mine));
-      }).join();
-    }
-    EXPECT_GE(landed, 18) << "on CPU " << want << " after move_near(" << cpus[0] << ", " << k
-                          << ") in " << landed << " of 20 threads";
+  const std::size_t n = cpus.size();
+  // The kernel may move a thread again at any time, so a few misses are allowed; a thread that
+  // was not moved would be on the chosen CPU about half the time or less.
+  int ran_there = 0;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    bool there = false;
+    bool kept = false;
+    const int c = place_on_new_thread(cpus[0], &there, &kept);
+    EXPECT_EQ(c, cpus[1]);  // nothing placed: the CPU after the given one
+    EXPECT_TRUE(kept);
+    ran_there += there ? 1 : 0;
+    os::unplace_thread(c);
   }
+  EXPECT_GE(ran_there, 18);
+  // While placements are held, each next thread goes to the next CPU with fewer.
+  std::vector<int> held;
+  for (std::size_t k = 0; k < n + 1; ++k) {
+    bool there = false;
+    bool kept = false;
+    held.push_back(place_on_new_thread(cpus[0], &there, &kept));
+    EXPECT_EQ(held.back(), cpus[(1 + k) % n]) << "placement " << k;
+  }
+  for (int c : held) {
+    os::unplace_thread(c);
+  }
+  // An unknown CPU (-1) counts from the mask's first CPU.
+  bool there = false;
+  bool kept = false;
+  const int c = place_on_new_thread(-1, &there, &kept);
+  EXPECT_EQ(c, cpus[0]);
+  os::unplace_thread(c);
 }
 
-TEST(PoolPlacement, UnknownCpuCountsFromTheFirstAndOneCpuMasksAreLeftAlone) {
+TEST(PoolPlacement, TwoOneWorkerPoolsStartOnDifferentCpus) {
+  const std::vector<int> cpus = cpus_of(my_mask());
+  if (cpus.size() < 2) {
+    GTEST_SKIP() << "needs two CPUs in the affinity mask";
+  }
+  int apart = 0;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::atomic<int> first{-1};
+    std::atomic<int> second{-1};
+    kp::pool_options a;
+    a.threads = 1;
+    a.on_worker_start = [&](std::size_t) { first = sched_getcpu(); };
+    kp::pool_options b = a;
+    b.on_worker_start = [&](std::size_t) { second = sched_getcpu(); };
+    kp::thread_pool pa(a);
+    kp::thread_pool pb(b);
+    pa.wait_idle();
+    pb.wait_idle();
+    while (first.load() < 0 || second.load() < 0) {
+      std::this_thread::yield();
+    }
+    apart += first.load() != second.load() ? 1 : 0;
+  }
+  EXPECT_GE(apart, 8);
+}
+
+TEST(PoolPlacement, OneCpuMasksAreLeftAlone) {
   const std::vector<int> cpus = cpus_of(my_mask());
   std::thread([&] {
-    // An unknown creator CPU (-1): worker 0 goes to the mask's first CPU.
-    if (cpus.size() >= 2) {
-      int landed = 0;
-      for (int attempt = 0; attempt < 20; ++attempt) {
-        os::move_near(-1, 0);
-        landed += os::current_cpu() == cpus[0] ? 1 : 0;
-        os::move_near(-1, 1);  // away again, so that each attempt starts elsewhere
-      }
-      EXPECT_GE(landed, 18);
-    }
-    // A thread restricted to one CPU stays restricted to it.
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(cpus.back(), &one);
     ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
-    os::move_near(cpus.back(), 5);
+    EXPECT_EQ(os::place_thread(cpus.back()), -1);
     const cpu_set_t after = my_mask();
     EXPECT_TRUE(CPU_EQUAL(&after, &one));
     EXPECT_EQ(os::current_cpu(), cpus.back());
