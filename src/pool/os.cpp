@@ -12,6 +12,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 
 namespace keel::pool::detail::os {
 
@@ -115,8 +116,17 @@ int place_thread(int after_cpu) noexcept {
     placed_on[target].fetch_sub(1, std::memory_order_relaxed);
     return -1;
   }
-  sched_setaffinity(0, sizeof all, &all);
+  if (sched_setaffinity(0, sizeof all, &all) != 0) {
+    // Never leave the thread pinned: every bit set is cut down to what the thread may use.
+    cpu_set_t any;
+    std::memset(&any, 0xff, sizeof any);
+    sched_setaffinity(0, sizeof any, &any);
+  }
   return target;
+}
+
+std::uint32_t placed_threads(int cpu) noexcept {
+  return cpu >= 0 && cpu < CPU_SETSIZE ? placed_on[cpu].load(std::memory_order_relaxed) : 0;
 }
 
 void unplace_thread(int cpu) noexcept {

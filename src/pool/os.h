@@ -25,6 +25,8 @@ int current_cpu() noexcept;
 // that CPU for unplace_thread, or -1 if the thread was not moved (a one-CPU mask, a failed call).
 int place_thread(int after_cpu) noexcept;
 void unplace_thread(int cpu) noexcept;
+// Threads placed on `cpu` and not yet unplaced (for tests).
+std::uint32_t placed_threads(int cpu) noexcept;
 // Names the calling thread (cut to 15 characters).
 void set_thread_name(const std::string& name) noexcept;
 void yield() noexcept;

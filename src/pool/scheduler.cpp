@@ -75,12 +75,13 @@ scheduler::scheduler(const pool_options& o) : opts_(o), spin_ns_(env().spin_ns) 
   // creating thread's: threads made back to back otherwise often start on one CPU and share it
   // for 10-20 ms until the kernel's load balancer separates them (a two-worker loop ran at
   // one-worker speed meanwhile).
-  const int creator_cpu = os::current_cpu();
+  const bool place = o.place_workers;
+  const int creator_cpu = place ? os::current_cpu() : -1;
   try {
     for (auto& w : workers_) {
       worker* wp = w.get();
-      w->thread = std::thread([this, wp, creator_cpu] {
-        const int cpu = os::place_thread(creator_cpu);
+      w->thread = std::thread([this, wp, place, creator_cpu] {
+        const int cpu = place ? os::place_thread(creator_cpu) : -1;
         worker_main(wp);
         os::unplace_thread(cpu);
       });

@@ -101,12 +101,76 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   for (int c : held) {
     os::unplace_thread(c);
   }
-  // An unknown CPU (-1) counts from the mask's first CPU.
-  bool there = false;
-  bool kept = false;
-  const int c = place_on_new_thread(-1, &there, &kept);
-  EXPECT_EQ(c, cpus[0]);
-  os::unplace_thread(c);
+  // An unknown CPU (-1) or one outside the mask counts from the mask's first CPU.
+  for (int after : {-1, cpus.back() + 1}) {
+    bool there = false;
+    bool kept = false;
+    const int c = place_on_new_thread(after, &there, &kept);
+    EXPECT_EQ(c, cpus[0]) << "after " << after;
+    os::unplace_thread(c);
+  }
+}
+
+std::uint32_t placed_total(const std::vector<int>& cpus) {
+  std::uint32_t n = 0;
+  for (int c : cpus) {
+    n += os::placed_threads(c);
+  }
+  return n;
+}
+
+TEST(PoolPlacement, PoolsPlaceTheirWorkersNextToTheCreatorUnlessTurnedOff) {
+  const std::vector<int> cpus = cpus_of(my_mask());
+  if (cpus.size() < 2) {
+    GTEST_SKIP() << "needs two CPUs in the affinity mask";
+  }
+  const std::uint32_t before = placed_total(cpus);
+  int next_to_creator = 0;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::thread([&] {
+      // Make the pool from the mask's first CPU, where "unknown" would also start counting.
+      os::unplace_thread(os::place_thread(-1));
+      // The creator may be moved between this read and the constructor's: a few misses allowed.
+      const int creator = sched_getcpu();
+      kp::pool_options o;
+      o.threads = 1;
+      kp::thread_pool p(o);
+      p.submit([] {}).get();  // the worker placed itself before it ran anything
+      EXPECT_EQ(placed_total(cpus), before + 1);
+      std::size_t at = 0;
+      while (at < cpus.size() && cpus[at] != creator) {
+        ++at;
+      }
+      next_to_creator += os::placed_threads(cpus[(at + 1) % cpus.size()]) > 0 ? 1 : 0;
+    }).join();
+  }
+  EXPECT_GE(next_to_creator, 8);
+  {
+    // Two pools at once: every worker counted (the start hook runs after the placement).
+    std::atomic<int> started{0};
+    kp::pool_options o;
+    o.threads = 3;
+    o.on_worker_start = [&](std::size_t) { started++; };
+    kp::thread_pool p1(o);
+    kp::thread_pool p2(o);
+    while (started.load() < 6) {
+      std::this_thread::yield();
+    }
+    EXPECT_EQ(placed_total(cpus), before + 6);
+  }
+  EXPECT_EQ(placed_total(cpus), before);  // released when the workers exit
+  {
+    std::atomic<int> started{0};
+    kp::pool_options o;
+    o.threads = 2;
+    o.place_workers = false;
+    o.on_worker_start = [&](std::size_t) { started++; };
+    kp::thread_pool p(o);
+    while (started.load() < 2) {
+      std::this_thread::yield();
+    }
+    EXPECT_EQ(placed_total(cpus), before);
+  }
 }
 
 TEST(PoolPlacement, TwoOneWorkerPoolsStartOnDifferentCpus) {

@@ -17,10 +17,16 @@ namespace keel::pool {
 enum class priority : std::uint8_t { high = 0, normal = 1, low = 2 };
 
 struct pool_options {
-  // Number of workers; 0: one per CPU in the process's affinity mask (KEEL_POOL_THREADS overrides).
+  // Number of workers; 0: one per CPU in the constructing thread's affinity mask (KEEL_POOL_THREADS
+  // overrides).
   std::size_t threads = 0;
   // Worker thread names are "<name>-<index>", cut to the 15 characters Linux keeps.
   std::string name = "keel-pool";
+  // Start each worker on its own CPU: a new worker moves once to the CPU of its affinity mask
+  // with the fewest keel workers started on it, then gets its whole mask back (docs/pool.md,
+  // "Scheduler"). false: the kernel alone places workers (e.g. when a CPU may be monopolised by
+  // a real-time thread, which could keep a worker from running while it is held to that CPU).
+  bool place_workers = true;
   // Called on each worker thread when it starts and just before it exits (with its index).
   std::function<void(std::size_t)> on_worker_start;
   std::function<void(std::size_t)> on_worker_exit;
