@@ -68,9 +68,18 @@ namespace {
 // Threads place_thread put on each CPU that have not called unplace_thread yet.
 std::atomic<std::uint32_t> placed_on[CPU_SETSIZE];
 
+// A child process made by fork() has none of its parent's workers.
+void forget_placements() noexcept {
+  for (std::atomic<std::uint32_t>& n : placed_on) {
+    n.store(0, std::memory_order_relaxed);
+  }
+}
+
 }  // namespace
 
 int place_thread(int after_cpu) noexcept {
+  static const bool fork_handler = pthread_atfork(nullptr, nullptr, &forget_placements) == 0;
+  (void)fork_handler;
   cpu_set_t all;
   CPU_ZERO(&all);
   if (sched_getaffinity(0, sizeof all, &all) != 0) {

@@ -2,6 +2,7 @@
 #include "keel/pool/thread_pool.h"
 
 #include <cstdio>
+#include <thread>
 
 #include "pool/options.h"
 #include "pool/os.h"
@@ -23,11 +24,22 @@ thread_pool::thread_pool(const pool_options& options) : sched_(new detail::sched
 
 thread_pool::~thread_pool() {
   if (sched_->shutdown(false) == errc::would_deadlock) {
-    // Destroyed by one of its own tasks: it cannot wait for itself. Stop taking work and leak the
-    // scheduler (its workers exit on their own) rather than free memory they still use.
-    std::fputs(
-        "keel::pool: thread_pool destroyed on one of its own workers; its scheduler is leaked\n",
-        stderr);
+    // Destroyed by one of its own tasks, which cannot wait for itself: a thread outside the pool
+    // drains it, joins its workers (after this task has returned) and frees it.
+    detail::scheduler* s = sched_;
+    try {
+      std::thread([s] {
+        s->shutdown(false);
+        delete s;
+      }).detach();
+    } catch (...) {
+      // No thread to do it: the workers stay parked and the scheduler is leaked rather than
+      // freed under them.
+      std::fputs(
+          "keel::pool: thread_pool destroyed on one of its own workers and no thread could be "
+          "started to drain it; its scheduler is leaked\n",
+          stderr);
+    }
     return;
   }
   delete sched_;

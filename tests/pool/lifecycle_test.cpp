@@ -25,6 +25,30 @@ TEST(PoolLifecycle, DestructorDrainsQueuedAndNestedWork) {
   EXPECT_EQ(n.load(), 1000);
 }
 
+TEST(PoolLifecycle, PoolDestroyedByItsOwnTaskDrainsAndItsWorkersExit) {
+  std::atomic<int> exits{0};
+  std::atomic<int> ran{0};
+  kp::pool_options o;
+  o.threads = 2;
+  o.on_worker_exit = [&](std::size_t) { exits++; };
+  auto* p = new kp::thread_pool(o);
+  p->detach([p, &ran] {
+    for (int i = 0; i < 100; ++i) {
+      p->detach([&ran] {
+        std::this_thread::sleep_for(100us);
+        ran++;
+      });
+    }
+    delete p;  // returns at once; queued tasks still run
+  });
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (exits.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_EQ(exits.load(), 2) << "the workers of a pool its own task destroyed did not exit";
+  EXPECT_EQ(ran.load(), 100);
+}
+
 TEST(PoolLifecycle, WaitIdleWaitsForNestedWork) {
   kp::thread_pool p(2);
   std::atomic<int> n{0};

@@ -3,6 +3,8 @@
 // mask: a start-up hint, never a pin.
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <mutex>
@@ -34,6 +36,15 @@ std::vector<int> cpus_of(const cpu_set_t& s) {
   return out;
 }
 
+// The counts are process-wide: tests that expect particular CPUs need no other keel worker alive.
+std::uint32_t placed_total(const std::vector<int>& cpus) {
+  std::uint32_t n = 0;
+  for (int c : cpus) {
+    n += os::placed_threads(c);
+  }
+  return n;
+}
+
 }  // namespace
 
 TEST(PoolPlacement, WorkersKeepTheWholeAffinityMask) {
@@ -57,12 +68,19 @@ TEST(PoolPlacement, WorkersKeepTheWholeAffinityMask) {
   }
 }
 
-// Runs place_thread(after) on a new thread and returns the CPU it chose; *ran_there is set if
-// the thread was on that CPU right after the call, *mask_kept if its mask was whole again.
-int place_on_new_thread(int after, bool* ran_there, bool* mask_kept) {
+// Runs place_thread(after) on a new thread that starts on `start_on` (held there, then given its
+// whole mask back, so a thread place_thread did not move would still be there) and returns the
+// CPU it chose; *ran_there is set if the thread was on that CPU right after the call, *mask_kept
+// if its mask was whole again.
+int place_on_new_thread(int after, int start_on, bool* ran_there, bool* mask_kept) {
   int chosen = -1;
   std::thread([&] {
     const cpu_set_t before = my_mask();
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(start_on, &one);
+    EXPECT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    EXPECT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
     chosen = os::place_thread(after);
     *ran_there = sched_getcpu() == chosen;
     const cpu_set_t now = my_mask();
@@ -76,6 +94,9 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   if (cpus.size() < 2) {
     GTEST_SKIP() << "needs two CPUs in the affinity mask";
   }
+  if (placed_total(cpus) != 0) {
+    GTEST_SKIP() << "workers of other pools are alive";
+  }
   const std::size_t n = cpus.size();
   // The kernel may move a thread again at any time, so a few misses are allowed; a thread that
   // was not moved would be on the chosen CPU about half the time or less.
@@ -83,7 +104,7 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   for (int attempt = 0; attempt < 20; ++attempt) {
     bool there = false;
     bool kept = false;
-    const int c = place_on_new_thread(cpus[0], &there, &kept);
+    const int c = place_on_new_thread(cpus[0], cpus[0], &there, &kept);
     EXPECT_EQ(c, cpus[1]);  // nothing placed: the CPU after the given one
     EXPECT_TRUE(kept);
     ran_there += there ? 1 : 0;
@@ -95,7 +116,7 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   for (std::size_t k = 0; k < n + 1; ++k) {
     bool there = false;
     bool kept = false;
-    held.push_back(place_on_new_thread(cpus[0], &there, &kept));
+    held.push_back(place_on_new_thread(cpus[0], cpus[0], &there, &kept));
     EXPECT_EQ(held.back(), cpus[(1 + k) % n]) << "placement " << k;
   }
   for (int c : held) {
@@ -105,24 +126,19 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   for (int after : {-1, cpus.back() + 1}) {
     bool there = false;
     bool kept = false;
-    const int c = place_on_new_thread(after, &there, &kept);
+    const int c = place_on_new_thread(after, cpus[1], &there, &kept);
     EXPECT_EQ(c, cpus[0]) << "after " << after;
     os::unplace_thread(c);
   }
-}
-
-std::uint32_t placed_total(const std::vector<int>& cpus) {
-  std::uint32_t n = 0;
-  for (int c : cpus) {
-    n += os::placed_threads(c);
-  }
-  return n;
 }
 
 TEST(PoolPlacement, PoolsPlaceTheirWorkersNextToTheCreatorUnlessTurnedOff) {
   const std::vector<int> cpus = cpus_of(my_mask());
   if (cpus.size() < 2) {
     GTEST_SKIP() << "needs two CPUs in the affinity mask";
+  }
+  if (placed_total(cpus) != 0) {
+    GTEST_SKIP() << "workers of other pools are alive";
   }
   const std::uint32_t before = placed_total(cpus);
   int next_to_creator = 0;
@@ -173,30 +189,28 @@ TEST(PoolPlacement, PoolsPlaceTheirWorkersNextToTheCreatorUnlessTurnedOff) {
   }
 }
 
-TEST(PoolPlacement, TwoOneWorkerPoolsStartOnDifferentCpus) {
+TEST(PoolPlacement, TwoOneWorkerPoolsTakeDifferentCpus) {
   const std::vector<int> cpus = cpus_of(my_mask());
   if (cpus.size() < 2) {
     GTEST_SKIP() << "needs two CPUs in the affinity mask";
   }
-  int apart = 0;
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    std::atomic<int> first{-1};
-    std::atomic<int> second{-1};
-    kp::pool_options a;
-    a.threads = 1;
-    a.on_worker_start = [&](std::size_t) { first = sched_getcpu(); };
-    kp::pool_options b = a;
-    b.on_worker_start = [&](std::size_t) { second = sched_getcpu(); };
-    kp::thread_pool pa(a);
-    kp::thread_pool pb(b);
-    pa.wait_idle();
-    pb.wait_idle();
-    while (first.load() < 0 || second.load() < 0) {
-      std::this_thread::yield();
-    }
-    apart += first.load() != second.load() ? 1 : 0;
+  if (placed_total(cpus) != 0) {
+    GTEST_SKIP() << "workers of other pools are alive";
   }
-  EXPECT_GE(apart, 8);
+  std::atomic<int> started{0};
+  kp::pool_options o;
+  o.threads = 1;
+  o.on_worker_start = [&](std::size_t) { started++; };  // runs after the placement
+  kp::thread_pool pa(o);
+  kp::thread_pool pb(o);
+  while (started.load() < 2) {
+    std::this_thread::yield();
+  }
+  int used = 0;
+  for (int c : cpus) {
+    used += os::placed_threads(c) > 0 ? 1 : 0;
+  }
+  EXPECT_EQ(used, 2);
 }
 
 TEST(PoolPlacement, OneCpuMasksAreLeftAlone) {
@@ -211,4 +225,29 @@ TEST(PoolPlacement, OneCpuMasksAreLeftAlone) {
     EXPECT_TRUE(CPU_EQUAL(&after, &one));
     EXPECT_EQ(os::current_cpu(), cpus.back());
   }).join();
+}
+
+TEST(PoolPlacement, AForkedChildStartsWithNoPlacements) {
+  const std::vector<int> cpus = cpus_of(my_mask());
+  if (cpus.size() < 2) {
+    GTEST_SKIP() << "needs two CPUs in the affinity mask";
+  }
+  kp::pool_options o;
+  o.threads = 2;
+  std::atomic<int> started{0};
+  o.on_worker_start = [&](std::size_t) { started++; };
+  kp::thread_pool p(o);
+  while (started.load() < 2) {
+    std::this_thread::yield();
+  }
+  ASSERT_GE(placed_total(cpus), 2u);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    _exit(placed_total(cpus) == 0 ? 0 : 1);  // the parent's workers are not in the child
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_GE(placed_total(cpus), 2u);  // the parent's own counts are untouched
 }

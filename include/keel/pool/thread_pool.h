@@ -7,7 +7,8 @@
 //
 // Thread safety: every member may be called from any thread, including from tasks running on the
 // pool, except the blocking shutdown calls and wait_idle, which return errc::would_deadlock
-// when called on one of the pool's own workers. The destructor must not run on a worker.
+// when called on one of the pool's own workers. A pool destroyed by one of its own tasks is
+// drained, joined and freed by a thread the destructor starts, once that task has returned.
 //
 // Shutdown: ~thread_pool() and shutdown() drain: every queued task runs, tasks may still submit
 // more work while the drain lasts, then the workers exit. Threads outside the pool are refused
