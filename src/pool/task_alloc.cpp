@@ -49,6 +49,14 @@ std::size_t class_bytes(int c) noexcept { return std::size_t{64} << c; }
 
 void prefetch_for_write(const void* p) noexcept { __builtin_prefetch(p, 1); }
 
+// Gives a batch's blocks back to operator delete; the batch is left empty.
+void free_blocks(batch& b) noexcept {
+  for (std::size_t i = 0; i < b.n; ++i) {
+    ::operator delete(b.block[i]);
+  }
+  b.n = 0;
+}
+
 // Full batches passed between threads, and empty ones kept for reuse.
 struct transfer_stack {
   std::mutex mu;
@@ -91,10 +99,7 @@ struct transfer_stack {
       }
     }
     if (!kept) {
-      for (std::size_t i = 0; i < filled->n; ++i) {
-        ::operator delete(filled->block[i]);
-      }
-      filled->n = 0;
+      free_blocks(*filled);
       return filled;
     }
     return got ? got : new (std::nothrow) batch;
@@ -125,9 +130,7 @@ struct cache_reaper {
     tls_cache.reaped = true;  // later frees (other thread_locals' destructors) must not cache
     for (batch*& b : tls_cache.cur) {
       if (b) {
-        for (std::size_t i = 0; i < b->n; ++i) {
-          ::operator delete(b->block[i]);
-        }
+        free_blocks(*b);
         delete b;
         b = nullptr;
       }

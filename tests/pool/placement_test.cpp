@@ -45,6 +45,17 @@ std::uint32_t placed_total(const std::vector<int>& cpus) {
   return n;
 }
 
+// Why a test that expects particular CPUs cannot run here, or nullptr.
+const char* cannot_expect_cpus(const std::vector<int>& cpus) {
+  if (cpus.size() < 2) {
+    return "needs two CPUs in the affinity mask";
+  }
+  if (placed_total(cpus) != 0) {
+    return "workers of other pools are alive";
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 TEST(PoolPlacement, WorkersKeepTheWholeAffinityMask) {
@@ -91,11 +102,8 @@ int place_on_new_thread(int after, int start_on, bool* ran_there, bool* mask_kep
 
 TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
   const std::vector<int> cpus = cpus_of(my_mask());
-  if (cpus.size() < 2) {
-    GTEST_SKIP() << "needs two CPUs in the affinity mask";
-  }
-  if (placed_total(cpus) != 0) {
-    GTEST_SKIP() << "workers of other pools are alive";
+  if (const char* why = cannot_expect_cpus(cpus)) {
+    GTEST_SKIP() << why;
   }
   const std::size_t n = cpus.size();
   // The kernel may move a thread again at any time, so a few misses are allowed; a thread that
@@ -134,11 +142,8 @@ TEST(PoolPlacement, PlaceThreadTakesTheLeastUsedCpuAfterTheGivenOne) {
 
 TEST(PoolPlacement, PoolsPlaceTheirWorkersNextToTheCreatorUnlessTurnedOff) {
   const std::vector<int> cpus = cpus_of(my_mask());
-  if (cpus.size() < 2) {
-    GTEST_SKIP() << "needs two CPUs in the affinity mask";
-  }
-  if (placed_total(cpus) != 0) {
-    GTEST_SKIP() << "workers of other pools are alive";
+  if (const char* why = cannot_expect_cpus(cpus)) {
+    GTEST_SKIP() << why;
   }
   const std::uint32_t before = placed_total(cpus);
   int next_to_creator = 0;
@@ -191,11 +196,8 @@ TEST(PoolPlacement, PoolsPlaceTheirWorkersNextToTheCreatorUnlessTurnedOff) {
 
 TEST(PoolPlacement, TwoOneWorkerPoolsTakeDifferentCpus) {
   const std::vector<int> cpus = cpus_of(my_mask());
-  if (cpus.size() < 2) {
-    GTEST_SKIP() << "needs two CPUs in the affinity mask";
-  }
-  if (placed_total(cpus) != 0) {
-    GTEST_SKIP() << "workers of other pools are alive";
+  if (const char* why = cannot_expect_cpus(cpus)) {
+    GTEST_SKIP() << why;
   }
   std::atomic<int> started{0};
   kp::pool_options o;
