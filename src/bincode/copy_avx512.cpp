@@ -11,12 +11,10 @@ struct avx512_vec {
   static __m512i loadu(const std::uint8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static void storeu(std::uint8_t* p, __m512i r) noexcept { _mm512_storeu_si512(p, r); }
   static void store_aligned(std::uint8_t* p, __m512i r) noexcept { _mm512_store_si512(p, r); }
-  // Lanes 1..7 (bytes 8..63) from p; lane 0 is masked off: not read, so it cannot fault.
-  static __m512i load_after8(const std::uint8_t* p) noexcept {
-    return _mm512_maskz_loadu_epi64(0xFE, p);
-  }
-  static __m512i with_low8(__m512i r, std::uint64_t x) noexcept {
-    return _mm512_mask_set1_epi64(r, 1, static_cast<long long>(x));
+  // Lane 0 (bytes 0..7) x, lanes 1..7 lanes 0..6 of r. (The masked form with every lane set:
+  // GCC 12 warns that the unmasked one's `_mm512_undefined_epi32` is used uninitialized.)
+  static __m512i shift_in8(__m512i r, std::uint64_t x) noexcept {
+    return _mm512_maskz_alignr_epi64(0xFF, r, _mm512_set1_epi64(static_cast<long long>(x)), 7);
   }
 };
 }  // namespace

@@ -20,7 +20,8 @@ namespace keel::bincode::detail {
 
 inline constexpr std::size_t copy_kernel_min = 65, copy_kernel_max = 16384;
 
-// V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r).
+// V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r) (and
+// shift_in8 for copy_prefixed_kernel, below).
 // Requires n > width.
 template <class V>
 inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
@@ -63,35 +64,34 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
 }
 
 // The u64 `len` then n bytes of s, into d (8 + n bytes): the first vector is the length and the
-// first w - 8 bytes of s (V::load_after8(p) loads p + 8 .. p + w with lanes 0..7 zero and never
-// touches p .. p + 8; V::with_low8(r, x) puts x in lanes 0..7), the rest is copied as by
-// copy_kernel from the source s - 8. Requires n >= w.
+// first w - 8 bytes of s (V::shift_in8(r, x): x in bytes 0..7, then bytes 0 .. w - 8 of r);
+// d + i for i >= 8 comes from s + i - 8, copied as by copy_kernel. Reads only s .. s + n.
+// Requires n >= w.
 template <class V>
 inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::uint8_t* s,
                                  std::size_t n) noexcept {
   constexpr std::size_t w = V::width;
-  const std::uint8_t* const q0 = s - 8;  // q0 + i is the source of d + i for i >= 8
   const std::size_t m = n + 8;
-  const auto first = V::with_low8(V::load_after8(q0), len);
+  const auto first = V::shift_in8(V::loadu(s), len);
   if (n < 4 * w) {  // up to four more vectors: all loaded, then all stored
     decltype(V::loadu(s)) mid[3];
     std::size_t k = 0;
-    for (std::size_t i = w; i + w < m && k < 3; i += w) mid[k++] = V::loadu(q0 + i);
-    const auto last = V::loadu(q0 + m - w);
+    for (std::size_t i = w; i + w < m && k < 3; i += w) mid[k++] = V::loadu(s + (i - 8));
+    const auto last = V::loadu(s + (n - w));
     for (std::size_t j = 0; j < k; ++j) V::storeu(d + (j + 1) * w, mid[j]);
     V::storeu(d + m - w, last);
     V::storeu(d, first);
     return;
   }
-  const auto t0 = V::loadu(q0 + m - 4 * w), t1 = V::loadu(q0 + m - 3 * w),
-             t2 = V::loadu(q0 + m - 2 * w), t3 = V::loadu(q0 + m - w);
+  const auto t0 = V::loadu(s + (n - 4 * w)), t1 = V::loadu(s + (n - 3 * w)),
+             t2 = V::loadu(s + (n - 2 * w)), t3 = V::loadu(s + (n - w));
   std::size_t skip = w - (reinterpret_cast<std::uintptr_t>(d) & (w - 1));  // 1 .. w
   if (skip < 8) {  // the body's first vector would start before s: one more unaligned vector
-    V::storeu(d + w, V::loadu(q0 + w));
+    V::storeu(d + w, V::loadu(s + (w - 8)));
     skip += w;
   }
   std::uint8_t* p = d + skip;
-  const std::uint8_t* q = q0 + skip;
+  const std::uint8_t* q = s + (skip - 8);
   std::uint8_t* const body_end = d + m - 4 * w;
   for (; p < body_end; p += 4 * w, q += 4 * w) {
     const auto r0 = V::loadu(q), r1 = V::loadu(q + w), r2 = V::loadu(q + 2 * w),
