@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -162,4 +163,47 @@ TEST(PoolBulk, BulkFromInsideAWorker) {
     return sum;
   });
   EXPECT_EQ(outer.get(), 190);
+}
+
+// Task memory comes from small caches with operator new's default alignment; a callable or a
+// result that asks for more must still be constructed where its alignment holds.
+struct alignas(64) wide {
+  unsigned char bytes[64] = {};
+};
+
+bool aligned64(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; }
+
+TEST(PoolFuture, OverAlignedCallablesAndResults) {
+  kp::thread_pool p(2);
+  std::atomic<int> misaligned{0};
+  std::atomic<int> ran{0};
+  std::vector<kp::future<wide>> results;
+  kp::task_group g(p);
+  for (int i = 0; i < 200; ++i) {
+    wide w;
+    w.bytes[0] = static_cast<unsigned char>(i);
+    results.push_back(p.submit([w, &misaligned] {
+      misaligned += aligned64(&w) ? 0 : 1;
+      wide r = w;
+      r.bytes[1] = 1;
+      return r;
+    }));
+    p.detach([w, &misaligned, &ran] {
+      misaligned += aligned64(&w) ? 0 : 1;
+      ran++;
+    });
+    g.run([w, &misaligned, &ran] {
+      misaligned += aligned64(&w) ? 0 : 1;
+      ran++;
+    });
+  }
+  g.wait();
+  for (int i = 0; i < 200; ++i) {
+    const wide r = results[static_cast<std::size_t>(i)].get();
+    EXPECT_EQ(r.bytes[0], static_cast<unsigned char>(i));
+    EXPECT_EQ(r.bytes[1], 1);
+  }
+  p.wait_idle();
+  EXPECT_EQ(ran.load(), 400);
+  EXPECT_EQ(misaligned.load(), 0);
 }

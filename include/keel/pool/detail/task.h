@@ -41,24 +41,43 @@ struct group_defer {
 };
 inline thread_local group_defer tls_group_defer;
 
-// Task memory: small per-thread caches in front of operator new (see docs/pool.md).
+// Task memory: small per-thread caches in front of operator new (see docs/pool.md). Their blocks
+// have operator new's default alignment; a task type that needs more (a callable or result
+// declared alignas(32) or wider) gets aligned operator new instead.
 void* task_alloc(std::size_t bytes);
 void task_free(void* p, std::size_t bytes) noexcept;
 
+template <class T>
+inline constexpr bool over_aligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+
+template <class T>
+void free_task_memory(void* p) noexcept {
+  if constexpr (over_aligned<T>) {
+    ::operator delete (p, std::align_val_t{alignof(T)});
+  } else {
+    task_free(p, sizeof(T));
+  }
+}
+
 template <class T, class... A>
 T* make_task(A&&... a) {
-  void* p = task_alloc(sizeof(T));
+  void* p;
+  if constexpr (over_aligned<T>) {
+    p = ::operator new (sizeof(T), std::align_val_t{alignof(T)});
+  } else {
+    p = task_alloc(sizeof(T));
+  }
   try {
     return ::new (p) T(static_cast<A&&>(a)...);
   } catch (...) {
-    task_free(p, sizeof(T));
+    free_task_memory<T>(p);
     throw;
   }
 }
 template <class T>
 void destroy_task(T* t) noexcept {
   t->~T();
-  task_free(t, sizeof(T));
+  free_task_memory<T>(t);
 }
 
 // True when the task's token was cancelled; releases the token reference either way.
