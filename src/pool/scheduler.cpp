@@ -654,11 +654,9 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
       return errc::shut_down;
     }
   }
-  // More than one task: make sure more than one thread comes looking.
+  // One wake-up decision, as for a single task: the last searcher to find one of them wakes the
+  // next sleeper while tasks remain visible (search_and_park).
   notify_new_work();
-  if (n > 1 && sleepers_.load(std::memory_order_seq_cst) != 0) {
-    wake_one();
-  }
   return errc::ok;
 }
 
