@@ -207,3 +207,45 @@ TEST(PoolFuture, OverAlignedCallablesAndResults) {
   EXPECT_EQ(ran.load(), 400);
   EXPECT_EQ(misaligned.load(), 0);
 }
+
+// A callable whose copy throws on the n-th copy, counting its live instances.
+struct fragile {
+  static inline std::atomic<int> live{0};
+  static inline std::atomic<int> copies_left{0};
+  std::atomic<int>* ran;
+  explicit fragile(std::atomic<int>* r) : ran(r) { live++; }
+  fragile(const fragile& o) : ran(o.ran) {
+    if (copies_left.fetch_sub(1) <= 0) {
+      throw std::runtime_error("copy");
+    }
+    live++;
+  }
+  fragile(fragile&& o) noexcept : ran(o.ran) { live++; }
+  fragile& operator=(const fragile&) = delete;
+  ~fragile() { live--; }
+  void operator()() const { (*ran)++; }
+};
+
+TEST(PoolBulk, ACallableThatThrowsWhileBeingCopiedQueuesNothingAndLeaksNothing) {
+  kp::thread_pool p(2);
+  std::atomic<int> ran{0};
+  {
+    std::vector<fragile> fns;
+    fns.reserve(10);
+    for (int i = 0; i < 10; ++i) {
+      fns.emplace_back(&ran);
+    }
+    fragile::copies_left = 6;  // the 7th task cannot be made
+    EXPECT_THROW(p.submit_bulk(fns), std::runtime_error);
+    fragile::copies_left = 4;  // detach_bulk copies the callable into every task
+    EXPECT_THROW(p.detach_bulk(10, [f = fns[0]](std::size_t) { f(); }), std::runtime_error);
+    fragile::copies_left = 1000;
+    for (auto& f : p.submit_bulk(fns)) {
+      f.get();
+    }
+  }
+  p.wait_idle();
+  EXPECT_EQ(ran.load(), 10);  // only the last bulk ran
+  EXPECT_EQ(fragile::live.load(), 0);
+  EXPECT_EQ(p.stats().submitted, 10u);
+}

@@ -119,21 +119,35 @@ class thread_pool {
     return e;
   }
 
-  // Submits every callable of `fns` at once (one queue operation, one wake-up decision).
+  // Submits every callable of `fns` at once (one queue operation, one wake-up decision). If making
+  // a task throws (a callable's copy, bad_alloc), nothing is queued, the tasks made so far are
+  // dropped and the exception propagates.
   template <std::ranges::input_range R>
   auto submit_bulk(R&& fns, const submit_options& o = {}) {
     using F = std::ranges::range_value_t<R>;
     using T = std::invoke_result_t<F&&>;
-    std::vector<future<T>> out;
-    std::vector<detail::task_node*> nodes;
     std::vector<detail::future_state<T>*> states;
-    for (auto&& f : fns) {
-      auto* t = make_future_task<T>(F(std::forward<decltype(f)>(f)), o);
-      nodes.push_back(t);
-      states.push_back(t);
+    std::vector<detail::task_node*> nodes;
+    std::vector<future<T>> out;
+    try {
+      for (auto&& f : fns) {
+        auto* t = make_future_task<T>(F(std::forward<decltype(f)>(f)), o);
+        try {
+          states.push_back(t);
+        } catch (...) {
+          discard(t);
+          throw;
+        }
+      }
+      nodes.assign(states.begin(), states.end());
+      out.reserve(states.size());
+    } catch (...) {
+      for (auto* t : states) {
+        discard(t);
+      }
+      throw;
     }
-    errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
-    out.reserve(states.size());
+    const errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
     for (auto* t : states) {
       if (e != errc::ok) {
         discard(t);
@@ -145,19 +159,28 @@ class thread_pool {
     return out;
   }
 
-  // Detaches f(i) for every i in [0, count) as `count` tasks queued at once.
+  // Detaches f(i) for every i in [0, count) as `count` tasks queued at once. If making a task
+  // throws, nothing is queued, the tasks made so far are dropped and the exception propagates.
   template <class F>
   errc detach_bulk(std::size_t count, F f, const submit_options& o = {}) {
     std::vector<detail::task_node*> nodes;
     nodes.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      nodes.push_back(make_detached([f, i] { f(i); }, o));
-    }
-    errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
-    if (e != errc::ok) {
+    const auto drop = [&nodes] {
       for (auto* n : nodes) {
         n->fn(n, detail::run_mode::cancel);
       }
+    };
+    try {
+      for (std::size_t i = 0; i < count; ++i) {
+        nodes.push_back(make_detached([f, i] { f(i); }, o));  // reserved: cannot throw
+      }
+    } catch (...) {
+      drop();
+      throw;
+    }
+    const errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
+    if (e != errc::ok) {
+      drop();
     }
     return e;
   }
