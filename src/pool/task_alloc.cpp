@@ -25,7 +25,7 @@ namespace {
 constexpr int kClasses = 3;
 constexpr std::size_t kBatch = 256;
 constexpr std::size_t kMaxBatches = 64;
-constexpr std::size_t kAhead = 4;  // blocks prefetched ahead of the one handed out
+constexpr std::size_t kAhead = 16;  // blocks prefetched ahead of the one handed out (docs/pool.md)
 
 struct batch {
   std::size_t n = 0;
