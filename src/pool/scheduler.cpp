@@ -654,21 +654,17 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
       return errc::shut_down;
     }
   }
-  // One wake-up decision, as for a single task: the last searcher to find a task wakes the next
-  // sleeper while tasks remain visible (search_and_park). For a bulk, searching_ is read with a
-  // read-modify-write: the pushes above are plain or release stores, and a plain load could see a
-  // searcher that is leaving the count at that moment and has not yet seen the new tasks (its
-  // fetch_sub then its queue check): neither side would wake anyone and the bulk would run on
-  // fewer threads. With the RMW the two are ordered on searching_: either this thread reads the
-  // count after the searcher left (and wakes a sleeper itself), or the searcher's fetch_sub reads
-  // this RMW's value and then sees the tasks. (A single task is taken by that searcher anyway.)
-  if (n > 1) {
-    if (searching_.fetch_add(0, std::memory_order_seq_cst) == 0 &&
-        sleepers_.load(std::memory_order_seq_cst) != 0) {
-      wake_one();
-    }
-  } else {
-    notify_new_work();
+  // notify_new_work's decision, with searching_ read by a read-modify-write: the pushes above are
+  // plain or release stores, and a plain load could see a searcher that is leaving the count at
+  // that moment and has not yet seen the new tasks (its fetch_sub, then its queue check): neither
+  // side would wake anyone and the bulk would run on fewer threads. With the RMW the two are
+  // ordered on searching_: either this thread reads the count after the searcher left (and wakes a
+  // sleeper itself), or the searcher's fetch_sub reads this RMW's value and then sees the tasks,
+  // and as the last searcher wakes the next sleeper (search_and_park). A single submit keeps the
+  // plain load: the searcher takes its one task anyway.
+  if (searching_.fetch_add(0, std::memory_order_seq_cst) == 0 &&
+      sleepers_.load(std::memory_order_seq_cst) != 0) {
+    wake_one();
   }
   return errc::ok;
 }

@@ -126,34 +126,32 @@ class thread_pool {
   auto submit_bulk(R&& fns, const submit_options& o = {}) {
     using F = std::ranges::range_value_t<R>;
     using T = std::invoke_result_t<F&&>;
-    std::vector<detail::future_state<T>*> states;
+    const auto state = [](detail::task_node* n) {
+      return static_cast<detail::future_state<T>*>(n);
+    };
     std::vector<detail::task_node*> nodes;
     std::vector<future<T>> out;
     try {
       for (auto&& f : fns) {
-        auto* t = make_future_task<T>(F(std::forward<decltype(f)>(f)), o);
-        try {
-          states.push_back(t);
-        } catch (...) {
-          discard(t);
-          throw;
-        }
+        nodes.push_back(nullptr);  // the slot first: once the task exists, keeping it cannot throw
+        nodes.back() = make_future_task<T>(F(std::forward<decltype(f)>(f)), o);
       }
-      nodes.assign(states.begin(), states.end());
-      out.reserve(states.size());
+      out.reserve(nodes.size());
     } catch (...) {
-      for (auto* t : states) {
-        discard(t);
+      for (auto* n : nodes) {
+        if (n) {
+          discard(state(n));
+        }
       }
       throw;
     }
     const errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
-    for (auto* t : states) {
+    for (auto* n : nodes) {
       if (e != errc::ok) {
-        discard(t);
+        discard(state(n));
         out.push_back(detail::make_future<T>(nullptr, e));
       } else {
-        out.push_back(detail::make_future<T>(t, errc::ok));
+        out.push_back(detail::make_future<T>(state(n), errc::ok));
       }
     }
     return out;

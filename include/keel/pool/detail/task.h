@@ -51,6 +51,15 @@ template <class T>
 inline constexpr bool over_aligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
 template <class T>
+void* alloc_task_memory() {
+  if constexpr (over_aligned<T>) {
+    return ::operator new (sizeof(T), std::align_val_t{alignof(T)});
+  } else {
+    return task_alloc(sizeof(T));
+  }
+}
+
+template <class T>
 void free_task_memory(void* p) noexcept {
   if constexpr (over_aligned<T>) {
     ::operator delete (p, std::align_val_t{alignof(T)});
@@ -61,12 +70,7 @@ void free_task_memory(void* p) noexcept {
 
 template <class T, class... A>
 T* make_task(A&&... a) {
-  void* p;
-  if constexpr (over_aligned<T>) {
-    p = ::operator new (sizeof(T), std::align_val_t{alignof(T)});
-  } else {
-    p = task_alloc(sizeof(T));
-  }
+  void* p = alloc_task_memory<T>();
   try {
     return ::new (p) T(static_cast<A&&>(a)...);
   } catch (...) {
