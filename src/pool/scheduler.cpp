@@ -20,6 +20,11 @@ namespace {
 
 thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
 
+// Which lane this thread pushes onto (in every pool): threads take lanes round robin as they first
+// submit from outside, so up to kLanes submitters get one each.
+std::atomic<unsigned> next_lane{0};
+thread_local unsigned tls_lane = UINT_MAX;
+
 constexpr std::size_t kMaxWorkers = 4096;
 // Spinning: one `pause` between looks for work (about 50 ns on current x86); every kClockEvery
 // looks the clock is read and the spinner calls sched_yield, so that a thread sharing its core
@@ -141,6 +146,9 @@ task_node* scheduler::find_task(worker* w) noexcept {
   if (task_node* t = take_injected(w)) {
     return t;
   }
+  if (task_node* t = take_lanes(w)) {
+    return t;
+  }
   if (task_node* t = steal(w)) {
     return t;
   }
@@ -197,6 +205,16 @@ task_node* scheduler::take_injected(worker* w) noexcept {
   return got[0];
 }
 
+// Submitter lanes come after the shared queue: like it they hold tasks from outside, oldest first.
+task_node* scheduler::take_lanes(worker* w) noexcept {
+  return scan(
+      lanes_used_, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; },
+      [this, w](ws_deque& d, task_node*& t) {
+        std::size_t n = 0;
+        return take_half(w, d, t, n);
+      });
+}
+
 task_node* scheduler::steal(worker* w) noexcept {
   const std::size_t n = workers_.size();
   if (n == 1) {
@@ -228,17 +246,18 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
-template <class Take>
-task_node* scheduler::scan_slots(Take take) noexcept {
+template <class DequeAt, class Take>
+task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, DequeAt deque_at,
+                           Take take) noexcept {
   for (;;) {
-    std::uint32_t mask = slots_claimed_.load(std::memory_order_acquire);
+    std::uint32_t mask = mask_word.load(std::memory_order_acquire);
     bool lost = false;
-    for (int i = 0; mask; ++i, mask >>= 1) {
+    for (unsigned i = 0; mask; ++i, mask >>= 1) {
       if (!(mask & 1)) {
         continue;
       }
       task_node* t = nullptr;
-      switch (take(slots_[i].deque, t)) {
+      switch (take(deque_at(i), t)) {
         case ws_deque::steal_result::taken:
           return t;
         case ws_deque::steal_result::lost_race:
@@ -260,26 +279,42 @@ task_node* scheduler::scan_slots(Take take) noexcept {
 // slot's owner cannot take those back: if every worker holding some is blocked in a task that
 // waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  return scan_slots([this, w](ws_deque& d, task_node*& t) {
-    task_node* got[kMaxTake];
-    std::size_t n = 0;
-    const auto r = d.steal_batch(got, kMaxTake, n);
-    if (r == ws_deque::steal_result::taken) {
-      bump(w->stats.stolen, n);
-      if (n > 1) {
-        for (std::size_t k = n - 1; k >= 1; --k) {
-          w->deque.push(got[k]);  // the oldest ends up on top: popped first
+  return scan(
+      slots_claimed_, [this](unsigned i) -> ws_deque& { return slots_[i].deque; },
+      [this, w](ws_deque& d, task_node*& t) {
+        std::size_t n = 0;
+        const auto r = take_half(w, d, t, n);
+        if (r == ws_deque::steal_result::taken) {
+          bump(w->stats.stolen, n);
         }
-        notify_local_work();
+        return r;
+      });
+}
+
+ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& t,
+                                            std::size_t& n) noexcept {
+  task_node* got[kMaxTake];
+  const auto r = d.steal_batch(got, kMaxTake, n);
+  if (r == ws_deque::steal_result::taken) {
+    if (n > 1) {
+      for (std::size_t k = n - 1; k >= 1; --k) {
+        w->deque.push(got[k]);  // the oldest ends up on top: popped first
       }
-      t = got[0];
+      notify_local_work();
     }
-    return r;
-  });
+    t = got[0];
+  }
+  return r;
 }
 
 task_node* scheduler::steal_slots() noexcept {
-  return scan_slots([](ws_deque& d, task_node*& t) { return d.steal(t); });
+  const auto one = [](ws_deque& d, task_node*& t) { return d.steal(t); };
+  if (task_node* t = scan(
+          slots_claimed_, [this](unsigned i) -> ws_deque& { return slots_[i].deque; }, one)) {
+    return t;
+  }
+  return scan(
+      lanes_used_, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; }, one);
 }
 
 int scheduler::claim_slot() noexcept {
@@ -421,6 +456,14 @@ bool scheduler::work_visible() const noexcept {
       return true;
     }
   }
+  // A lane's bit is set (seq_cst) before its first task: a sleeper that reads the mask before that
+  // came first in the total order, and the submitter's wake-up check then sees it asleep.
+  std::uint32_t mask = lanes_used_.load(std::memory_order_seq_cst);
+  for (unsigned i = 0; mask; ++i, mask >>= 1) {
+    if ((mask & 1) && lanes_[i].deque.maybe_nonempty()) {
+      return true;
+    }
+  }
   return false;
 }
 
@@ -501,7 +544,8 @@ bool scheduler::local_queue_empty(int slot) const noexcept {
   if (slot >= 0) {
     return slots_[slot].deque.empty_local();
   }
-  return !inject_[1].maybe_nonempty();
+  return !inject_[1].maybe_nonempty() &&
+         (tls_lane == UINT_MAX || !lanes_[tls_lane].deque.maybe_nonempty());
 }
 
 // ---- waiting for a future or a group ---------------------------------------------------------
@@ -620,11 +664,47 @@ errc scheduler::push(task_node* t, priority p) noexcept {
       return errc::ok;
     }
     inject_[static_cast<int>(p)].push(t);
-  } else if (!enqueue_external(t, t, 1, p)) {
-    return errc::shut_down;
+  } else {
+    const lane_push l =
+        p == priority::normal && light_push_ ? push_lane(t) : lane_push::unavailable;
+    if (l == lane_push::refused || (l == lane_push::unavailable && !enqueue_external(t, t, 1, p))) {
+      return errc::shut_down;
+    }
   }
   notify_new_work();
   return errc::ok;
+}
+
+// The push is a plain store (no fence), which a sleeper's os::heavy_fence() orders before the
+// submitter's wake-up check as for the shared queue: lanes are used only with light_push_.
+scheduler::lane_push scheduler::push_lane(task_node* t) noexcept {
+  if (tls_lane == UINT_MAX) {
+    tls_lane = next_lane.fetch_add(1, std::memory_order_relaxed) % kLanes;
+  }
+  lane& l = lanes_[tls_lane];
+  if (!l.lock.try_lock()) {
+    return lane_push::unavailable;  // another submitter is pushing onto it right now
+  }
+  // Checked under the lock: shutdown waits out every push past this check (flush_submitters).
+  if (state_.load(std::memory_order_acquire) != running) {
+    l.lock.unlock();
+    return lane_push::refused;
+  }
+  const std::uint32_t bit = 1u << tls_lane;
+  if (!(lanes_used_.load(std::memory_order_relaxed) & bit)) {
+    lanes_used_.fetch_or(bit, std::memory_order_seq_cst);  // before the task: see work_visible
+  }
+  const std::uint64_t before = l.submitted.load(std::memory_order_relaxed);
+  l.submitted.store(before + 1, std::memory_order_release);  // counted before anyone can finish it
+  try {
+    l.deque.push(t);
+  } catch (...) {  // no memory for a larger ring: the shared queue takes it
+    l.submitted.store(before, std::memory_order_release);
+    l.lock.unlock();
+    return lane_push::unavailable;
+  }
+  l.lock.unlock();
+  return lane_push::pushed;
 }
 
 errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
@@ -706,6 +786,9 @@ bool scheduler::is_idle() const noexcept {
   for (const ext_slot& e : slots_) {
     sub += e.stats.submitted.load(std::memory_order_acquire);
   }
+  for (const lane& l : lanes_) {
+    sub += l.submitted.load(std::memory_order_acquire);
+  }
   for (const auto& w : workers_) {
     sub += w->stats.submitted.load(std::memory_order_acquire);
   }
@@ -747,6 +830,17 @@ void scheduler::resume() noexcept {
   wake_all();
 }
 
+// Waits until no outside submitter is between its check of state_ and the end of its push.
+void scheduler::flush_submitters() noexcept {
+  for (inject_queue& q : inject_) {
+    q.flush();
+  }
+  for (lane& l : lanes_) {
+    l.lock.lock();
+    l.lock.unlock();
+  }
+}
+
 errc scheduler::shutdown(bool now) noexcept {
   if (current_worker()) {
     return errc::would_deadlock;
@@ -759,16 +853,12 @@ errc scheduler::shutdown(bool now) noexcept {
     std::uint32_t s = state_.load(std::memory_order_seq_cst);
     while (s < stopping && !state_.compare_exchange_weak(s, stopping, std::memory_order_seq_cst)) {
     }
-    for (inject_queue& q : inject_) {
-      q.flush();
-    }
+    flush_submitters();
   } else {
     std::uint32_t s = running;
     state_.compare_exchange_strong(s, closing, std::memory_order_seq_cst);
-    for (inject_queue& q : inject_) {
-      q.flush();  // submitters past the check are counted now
-    }
-    resume();  // a paused pool would never drain
+    flush_submitters();  // submitters past the check are counted now
+    resume();            // a paused pool would never drain
     wait_idle();
     s = state_.load(std::memory_order_seq_cst);
     while (s < stopped && !state_.compare_exchange_weak(s, stopped, std::memory_order_seq_cst)) {
@@ -806,6 +896,9 @@ pool_stats scheduler::stats() const noexcept {
   s.cancelled = ext_cancelled_.load(std::memory_order_acquire);
   for (const inject_queue& q : inject_) {
     s.submitted += q.submitted();
+  }
+  for (const lane& l : lanes_) {
+    s.submitted += l.submitted.load(std::memory_order_acquire);
   }
   for (const ext_slot& e : slots_) {
     s.submitted += e.stats.submitted.load(std::memory_order_acquire);

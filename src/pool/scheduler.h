@@ -46,6 +46,15 @@ struct ext_slot {
   std::atomic<bool> claimed{false};
 };
 
+// A deque that threads outside the pool push their single normal-priority tasks onto (docs/pool.md,
+// "Submitter lanes"). A push holds `lock`, so the deque's owner side has one thread at a time;
+// workers take from the top like thieves. Nobody pops it.
+struct lane {
+  spin_lock lock;
+  std::atomic<std::uint64_t> submitted{0};  // written under lock
+  ws_deque deque;
+};
+
 // One sleeping thread on a sleep list.
 struct sleeper {
   parker* park;
@@ -91,17 +100,24 @@ class scheduler {
   task_node* find_task(worker* w) noexcept;
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
+  task_node* take_lanes(worker* w) noexcept;
+  // Takes half of d's n tasks (at most kMaxTake) with one CAS (d is never popped), keeps all but
+  // the oldest on w's deque and returns the oldest in t.
+  ws_deque::steal_result take_half(worker* w, ws_deque& d, task_node*& t, std::size_t& n) noexcept;
+  enum class lane_push { pushed, refused, unavailable };
+  lane_push push_lane(task_node* t) noexcept;
   static constexpr std::size_t kMaxTake = 32;
   struct own_batch {
     task_node* t[kMaxTake];
     std::size_t n = 0, next = 0;
   };
   task_node* find_own_slot(int slot, own_batch& mine) noexcept;
-  // Offers each claimed slot's deque to take(deque, task_node*&) -> steal_result until one yields a
-  // task; rescans while some take lost a race.
-  template <class Take>
-  task_node* scan_slots(Take take) noexcept;
-  task_node* steal_slots() noexcept;
+  // Offers the deque of each set bit of `mask` (deque_at(i)) to take(deque, task_node*&) ->
+  // steal_result until one yields a task; rescans while some take lost a race.
+  template <class DequeAt, class Take>
+  static task_node* scan(const std::atomic<std::uint32_t>& mask, DequeAt deque_at,
+                         Take take) noexcept;
+  task_node* steal_slots() noexcept;  // slots and lanes, one task (for shutdown)
   task_node* steal_slots_counted(worker* w) noexcept;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
   // the shared ext_* counters.
@@ -114,6 +130,7 @@ class scheduler {
   void wake_all() noexcept;
   bool is_idle() const noexcept;
   void signal_idle_waiters() noexcept;
+  void flush_submitters() noexcept;
   bool enqueue_external(task_node* first, task_node* last, std::size_t n, priority p) noexcept;
 
   pool_options opts_;
@@ -126,6 +143,9 @@ class scheduler {
   static constexpr int kSlots = 4;
   ext_slot slots_[kSlots];
   alignas(64) std::atomic<std::uint32_t> slots_claimed_{0};  // bit i: slots_[i] is lent out
+  static constexpr unsigned kLanes = 8;
+  lane lanes_[kLanes];
+  alignas(64) std::atomic<std::uint32_t> lanes_used_{0};  // bit i: lanes_[i] had a push
 
   alignas(64) std::atomic<std::uint32_t> state_{running};
   std::atomic<bool> paused_{false};

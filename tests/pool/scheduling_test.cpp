@@ -356,6 +356,26 @@ TEST(PoolSize, DefaultIsTheAffinityMask) {
   EXPECT_EQ(narrowed, 1u);
 }
 
+// One thread's tasks from outside start in the order it submitted them on a one-worker pool: the
+// worker takes them from the submitter's lane oldest first, several at a time (and the lane's ring
+// grows past its first 256 places while the pool is paused).
+TEST(PoolOrder, OneWorkerStartsAnOutsideSubmittersTasksInOrder) {
+  kp::thread_pool p(1);
+  p.pause();
+  constexpr int kTasks = 1000;
+  std::vector<int> order;
+  order.reserve(kTasks);
+  for (int i = 0; i < kTasks; ++i) {
+    ASSERT_EQ(p.detach([&order, i] { order.push_back(i); }), kp::errc::ok);
+  }
+  p.resume();
+  ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+  ASSERT_EQ(order.size(), static_cast<std::size_t>(kTasks));
+  for (int i = 0; i < kTasks; ++i) {
+    ASSERT_EQ(order[static_cast<std::size_t>(i)], i);
+  }
+}
+
 // Submissions from outside timed to land while workers are going to sleep (the spin before
 // parking is 50 us by default): every task must start without help from a later submission.
 // Outside submitters publish with plain stores and sleepers fence for them (docs/pool.md).

@@ -258,6 +258,60 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
   EXPECT_GT(dropped, 0u);  // the stops did land on queued work
 }
 
+// More outside submitters than the pool has submitter lanes (8): threads share lanes, and a push
+// that finds its lane held by another thread goes to the shared queue instead. Detached tasks and
+// futures from every thread, some spawning from a worker; all counted.
+TEST(PoolStress, MoreOutsideSubmittersThanLanesLoseNothing) {
+  constexpr int kSubmitters = 12;
+  const std::size_t per_thread = std::size_t{5000} * kScale;
+  ledger led(kSubmitters * per_thread), inner(kSubmitters * per_thread);
+  std::vector<std::vector<kp::future<int>>> futures(kSubmitters);
+  {
+    kp::thread_pool p(3);
+    std::vector<std::thread> ts;
+    ts.reserve(kSubmitters);
+    for (int s = 0; s < kSubmitters; ++s) {
+      ts.emplace_back([&, s] {
+        auto& mine = futures[static_cast<std::size_t>(s)];
+        for (std::size_t i = 0; i < per_thread; ++i) {
+          const std::size_t id = static_cast<std::size_t>(s) * per_thread + i;
+          if (i % 4 == 0) {
+            mine.push_back(p.submit([&, id] {
+              led.mark(id);
+              return static_cast<int>(id % 1000);
+            }));
+          } else {
+            ASSERT_EQ(p.detach([&, id] {
+              led.mark(id);
+              if (id % 8 == 1) {
+                p.detach([&, id] { inner.mark(id); });
+              }
+            }),
+                      kp::errc::ok);
+          }
+        }
+      });
+    }
+    for (auto& t : ts) {
+      t.join();
+    }
+    for (int s = 0; s < kSubmitters; ++s) {
+      for (std::size_t k = 0; k < futures[static_cast<std::size_t>(s)].size(); ++k) {
+        const std::size_t id = static_cast<std::size_t>(s) * per_thread + 4 * k;
+        ASSERT_EQ(futures[static_cast<std::size_t>(s)][k].get(), static_cast<int>(id % 1000));
+      }
+    }
+    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    const kp::pool_stats st = p.stats();
+    EXPECT_EQ(st.submitted, kSubmitters * per_thread + inner.slots.size() / 8);
+    EXPECT_EQ(st.executed, st.submitted);
+  }
+  EXPECT_EQ(led.count(1), led.slots.size());
+  for (std::size_t i = 0; i < inner.slots.size(); ++i) {
+    ASSERT_EQ(inner.slots[i].load(), i % 8 == 1 ? 1 : 0) << i;
+  }
+}
+
 // Groups owned by threads outside the pool, more owners than lent slots: owners and workers take
 // several tasks of a slot at once, tasks add nested tasks to their own group, groups are reused
 // (slots are claimed and given back each round). Every task is marked exactly once.
