@@ -37,11 +37,29 @@ class ws_deque {
     if (b - top_cache_ > r->mask) {
       top_cache_ = top_.load(std::memory_order_acquire);
       if (b - top_cache_ > r->mask) {
-        r = grow(r, top_cache_, b);
+        r = grow(r, top_cache_, b, 2 * (r->mask + 1));
       }
     }
     r->put(b, t);
     bottom_.store(b + 1, std::memory_order_release);
+  }
+
+  // Owner only: makes room for n more pushes, so that none of them allocates. Throws bad_alloc
+  // (leaving the deque as it was) when there is no memory for the larger ring.
+  void reserve(std::size_t n) {
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
+    ring* r = ring_.load(std::memory_order_relaxed);
+    const auto need = [&] { return b - top_cache_ + static_cast<std::int64_t>(n); };
+    if (need() > r->mask + 1) {
+      top_cache_ = top_.load(std::memory_order_acquire);
+      std::int64_t cap = r->mask + 1;
+      while (need() > cap) {
+        cap *= 2;
+      }
+      if (cap != r->mask + 1) {
+        grow(r, top_cache_, b, cap);
+      }
+    }
   }
 
   // Owner only: the most recently pushed task, or nullptr.
@@ -86,10 +104,10 @@ class ws_deque {
     return steal_result::taken;
   }
 
-  // Any thread, on a deque whose owner never calls pop() (an external slot): takes up to `max` of
-  // the oldest tasks, half of those present rounded up, into out[0..n) with one CAS. Safe only
-  // without pop(): pop takes from the bottom without a CAS while more than one task is left, so a
-  // thief that read `bottom` before such pops could take the same tasks.
+  // Any thread, on a deque whose owner never calls pop() (an external slot, a submitter lane):
+  // takes up to `max` of the oldest tasks, half of those present rounded up, into out[0..n) with
+  // one CAS. Safe only without pop(): pop takes from the bottom without a CAS while more than one
+  // task is left, so a thief that read `bottom` before such pops could take the same tasks.
   steal_result steal_batch(task_node** out, std::size_t max, std::size_t& n) {
     std::int64_t top = top_.load(std::memory_order_seq_cst);
     const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
@@ -141,8 +159,8 @@ class ws_deque {
     }
   };
 
-  ring* grow(ring* old, std::int64_t top, std::int64_t bottom) {
-    auto bigger = std::make_unique<ring>((old->mask + 1) * 2);
+  ring* grow(ring* old, std::int64_t top, std::int64_t bottom, std::int64_t capacity) {
+    auto bigger = std::make_unique<ring>(capacity);
     for (std::int64_t i = top; i < bottom; ++i) {
       bigger->put(i, old->get(i));
     }

@@ -21,7 +21,8 @@ namespace {
 thread_local parker tls_parker;  // for waits on threads that are not workers of the pool
 
 // Which lane this thread pushes onto (in every pool): threads take lanes round robin as they first
-// submit from outside, so up to kLanes submitters get one each.
+// submit from outside, so kLanes submitters that start together get one each; threads whose
+// numbers are equal modulo kLanes share one.
 std::atomic<unsigned> next_lane{0};
 thread_local unsigned tls_lane = UINT_MAX;
 
@@ -143,11 +144,21 @@ task_node* scheduler::find_task(worker* w) noexcept {
   if (task_node* t = w->deque.pop()) {
     return t;
   }
+  // The shared queue and the lanes take turns at going first: a steady stream into either cannot
+  // keep the other's tasks waiting.
+  const bool lanes_first = (++w->turn & 1) != 0;
+  if (lanes_first) {
+    if (task_node* t = take_lanes(w)) {
+      return t;
+    }
+  }
   if (task_node* t = take_injected(w)) {
     return t;
   }
-  if (task_node* t = take_lanes(w)) {
-    return t;
+  if (!lanes_first) {
+    if (task_node* t = take_lanes(w)) {
+      return t;
+    }
   }
   if (task_node* t = steal(w)) {
     return t;
@@ -205,10 +216,11 @@ task_node* scheduler::take_injected(worker* w) noexcept {
   return got[0];
 }
 
-// Submitter lanes come after the shared queue: like it they hold tasks from outside, oldest first.
+// Each look starts at the next lane, so a lane that is never empty cannot hide the others.
 task_node* scheduler::take_lanes(worker* w) noexcept {
-  return scan(
-      lanes_used_, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; },
+  return scan<kLanes>(
+      lanes_used_, (w->turn >> 1) % kLanes,
+      [this](unsigned i) -> ws_deque& { return lanes_[i].deque; },
       [this, w](ws_deque& d, task_node*& t) {
         std::size_t n = 0;
         return take_half(w, d, t, n);
@@ -246,14 +258,18 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
-template <class DequeAt, class Take>
-task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, DequeAt deque_at,
-                           Take take) noexcept {
+template <unsigned Width, class DequeAt, class Take>
+task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, unsigned start,
+                           DequeAt deque_at, Take take) noexcept {
   for (;;) {
-    std::uint32_t mask = mask_word.load(std::memory_order_acquire);
+    const std::uint32_t mask = mask_word.load(std::memory_order_acquire);
+    if (mask == 0) {
+      return nullptr;
+    }
     bool lost = false;
-    for (unsigned i = 0; mask; ++i, mask >>= 1) {
-      if (!(mask & 1)) {
+    for (unsigned k = 0; k < Width; ++k) {
+      const unsigned i = (start + k) % Width;
+      if (!((mask >> i) & 1)) {
         continue;
       }
       task_node* t = nullptr;
@@ -279,8 +295,8 @@ task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, DequeAt 
 // slot's owner cannot take those back: if every worker holding some is blocked in a task that
 // waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  return scan(
-      slots_claimed_, [this](unsigned i) -> ws_deque& { return slots_[i].deque; },
+  return scan<kSlots>(
+      slots_claimed_, 0, [this](unsigned i) -> ws_deque& { return slots_[i].deque; },
       [this, w](ws_deque& d, task_node*& t) {
         std::size_t n = 0;
         const auto r = take_half(w, d, t, n);
@@ -309,12 +325,12 @@ ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& 
 
 task_node* scheduler::steal_slots() noexcept {
   const auto one = [](ws_deque& d, task_node*& t) { return d.steal(t); };
-  if (task_node* t = scan(
-          slots_claimed_, [this](unsigned i) -> ws_deque& { return slots_[i].deque; }, one)) {
+  if (task_node* t = scan<kSlots>(
+          slots_claimed_, 0, [this](unsigned i) -> ws_deque& { return slots_[i].deque; }, one)) {
     return t;
   }
-  return scan(
-      lanes_used_, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; }, one);
+  return scan<kLanes>(
+      lanes_used_, 0, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; }, one);
 }
 
 int scheduler::claim_slot() noexcept {
@@ -666,7 +682,7 @@ errc scheduler::push(task_node* t, priority p) noexcept {
     inject_[static_cast<int>(p)].push(t);
   } else {
     const lane_push l =
-        p == priority::normal && light_push_ ? push_lane(t) : lane_push::unavailable;
+        p == priority::normal && light_push_ ? push_lane(&t, 1) : lane_push::unavailable;
     if (l == lane_push::refused || (l == lane_push::unavailable && !enqueue_external(t, t, 1, p))) {
       return errc::shut_down;
     }
@@ -677,14 +693,14 @@ errc scheduler::push(task_node* t, priority p) noexcept {
 
 // The push is a plain store (no fence), which a sleeper's os::heavy_fence() orders before the
 // submitter's wake-up check as for the shared queue: lanes are used only with light_push_.
-scheduler::lane_push scheduler::push_lane(task_node* t) noexcept {
+// A thread sharing the lane holds the lock for a few stores at most; waiting for it keeps each
+// submitter's tasks in one FIFO.
+scheduler::lane_push scheduler::push_lane(task_node* const* ts, std::size_t n) noexcept {
   if (tls_lane == UINT_MAX) {
     tls_lane = next_lane.fetch_add(1, std::memory_order_relaxed) % kLanes;
   }
   lane& l = lanes_[tls_lane];
-  if (!l.lock.try_lock()) {
-    return lane_push::unavailable;  // another submitter is pushing onto it right now
-  }
+  l.lock.lock();
   // Checked under the lock: shutdown waits out every push past this check (flush_submitters).
   if (state_.load(std::memory_order_acquire) != running) {
     l.lock.unlock();
@@ -694,14 +710,16 @@ scheduler::lane_push scheduler::push_lane(task_node* t) noexcept {
   if (!(lanes_used_.load(std::memory_order_relaxed) & bit)) {
     lanes_used_.fetch_or(bit, std::memory_order_seq_cst);  // before the task: see work_visible
   }
-  const std::uint64_t before = l.submitted.load(std::memory_order_relaxed);
-  l.submitted.store(before + 1, std::memory_order_release);  // counted before anyone can finish it
   try {
-    l.deque.push(t);
-  } catch (...) {  // no memory for a larger ring: the shared queue takes it
-    l.submitted.store(before, std::memory_order_release);
+    l.deque.reserve(n);
+  } catch (...) {  // no memory for a larger ring: the shared queue takes them
     l.lock.unlock();
     return lane_push::unavailable;
+  }
+  // Counted before anyone can finish one.
+  l.submitted.store(l.submitted.load(std::memory_order_relaxed) + n, std::memory_order_release);
+  for (std::size_t i = 0; i < n; ++i) {
+    l.deque.push(ts[i]);  // cannot allocate after reserve
   }
   l.lock.unlock();
   return lane_push::pushed;
@@ -721,17 +739,24 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
       w->deque.push(ts[i]);
     }
   } else {
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      ts[i]->next = ts[i + 1];
+    const lane_push l =
+        !w && p == priority::normal && light_push_ ? push_lane(ts, n) : lane_push::unavailable;
+    if (l == lane_push::refused) {
+      return errc::shut_down;
     }
-    if (w) {
-      if (state_.load(std::memory_order_acquire) >= stopping) {
+    if (l == lane_push::unavailable) {
+      for (std::size_t i = 0; i + 1 < n; ++i) {
+        ts[i]->next = ts[i + 1];
+      }
+      if (w) {
+        if (state_.load(std::memory_order_acquire) >= stopping) {
+          return errc::shut_down;
+        }
+        bump(w->stats.submitted, n);
+        inject_[static_cast<int>(p)].push_chain(ts[0], ts[n - 1], n);
+      } else if (!enqueue_external(ts[0], ts[n - 1], n, p)) {
         return errc::shut_down;
       }
-      bump(w->stats.submitted, n);
-      inject_[static_cast<int>(p)].push_chain(ts[0], ts[n - 1], n);
-    } else if (!enqueue_external(ts[0], ts[n - 1], n, p)) {
-      return errc::shut_down;
     }
   }
   // notify_new_work's decision, with searching_ read by a read-modify-write: the pushes above are

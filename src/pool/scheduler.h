@@ -36,6 +36,7 @@ struct worker {
   parker park;
   counters stats;
   std::uint64_t rng = 0;
+  unsigned turn = 0;  // alternates the shared queue and the lanes, rotates the first lane looked at
   std::thread thread;
 };
 
@@ -46,7 +47,7 @@ struct ext_slot {
   std::atomic<bool> claimed{false};
 };
 
-// A deque that threads outside the pool push their single normal-priority tasks onto (docs/pool.md,
+// A deque that threads outside the pool push their normal-priority tasks onto (docs/pool.md,
 // "Submitter lanes"). A push holds `lock`, so the deque's owner side has one thread at a time;
 // workers take from the top like thieves. Nobody pops it.
 struct lane {
@@ -105,17 +106,18 @@ class scheduler {
   // the oldest on w's deque and returns the oldest in t.
   ws_deque::steal_result take_half(worker* w, ws_deque& d, task_node*& t, std::size_t& n) noexcept;
   enum class lane_push { pushed, refused, unavailable };
-  lane_push push_lane(task_node* t) noexcept;
+  lane_push push_lane(task_node* const* ts, std::size_t n) noexcept;
   static constexpr std::size_t kMaxTake = 32;
   struct own_batch {
     task_node* t[kMaxTake];
     std::size_t n = 0, next = 0;
   };
   task_node* find_own_slot(int slot, own_batch& mine) noexcept;
-  // Offers the deque of each set bit of `mask` (deque_at(i)) to take(deque, task_node*&) ->
-  // steal_result until one yields a task; rescans while some take lost a race.
-  template <class DequeAt, class Take>
-  static task_node* scan(const std::atomic<std::uint32_t>& mask, DequeAt deque_at,
+  // Offers the deque of each set bit i of `mask` (of Width bits; deque_at(i)), from bit `start`
+  // on and round, to take(deque, task_node*&) -> steal_result until one yields a task; rescans
+  // while some take lost a race.
+  template <unsigned Width, class DequeAt, class Take>
+  static task_node* scan(const std::atomic<std::uint32_t>& mask, unsigned start, DequeAt deque_at,
                          Take take) noexcept;
   task_node* steal_slots() noexcept;  // slots and lanes, one task (for shutdown)
   task_node* steal_slots_counted(worker* w) noexcept;

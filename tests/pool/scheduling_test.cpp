@@ -376,6 +376,89 @@ TEST(PoolOrder, OneWorkerStartsAnOutsideSubmittersTasksInOrder) {
   }
 }
 
+// Sixteen outside threads, two per submitter lane, submit at once (single and bulk) to a paused
+// one-worker pool: each thread's tasks still start in the order it submitted them (a push waits
+// for a lane another thread is pushing onto; a bulk goes onto the lane too).
+TEST(PoolOrder, EachOutsideSubmitterKeepsItsOrderWhenLanesAreShared) {
+  kp::thread_pool p(1);
+  p.pause();
+  constexpr int kThreads = 16;
+  constexpr int kPer = 4000;
+  std::vector<std::vector<int>> seen(kThreads);  // written by the one worker only
+  std::atomic<int> ready{0};
+  std::vector<std::thread> ts;
+  ts.reserve(kThreads);
+  for (int s = 0; s < kThreads; ++s) {
+    ts.emplace_back([&, s] {
+      auto& mine = seen[static_cast<std::size_t>(s)];
+      ready++;
+      while (ready.load() < kThreads) {
+        std::this_thread::yield();
+      }
+      for (int i = 0; i < kPer;) {
+        if (i % 100 == 50) {  // a bulk of 10 among the single submits
+          ASSERT_EQ(p.detach_bulk(
+                        10, [&mine, i](std::size_t k) { mine.push_back(i + static_cast<int>(k)); }),
+                    kp::errc::ok);
+          i += 10;
+        } else {
+          ASSERT_EQ(p.detach([&mine, i] { mine.push_back(i); }), kp::errc::ok);
+          ++i;
+        }
+      }
+    });
+  }
+  for (auto& t : ts) {
+    t.join();
+  }
+  p.resume();
+  ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+  for (int s = 0; s < kThreads; ++s) {
+    const auto& mine = seen[static_cast<std::size_t>(s)];
+    ASSERT_EQ(mine.size(), static_cast<std::size_t>(kPer)) << s;
+    for (int i = 0; i < kPer; ++i) {
+      ASSERT_EQ(mine[static_cast<std::size_t>(i)], i) << "thread " << s;
+    }
+  }
+}
+
+// Eight outside threads (one lane each) queue 2000 tasks apiece on a paused one-worker pool: the
+// worker's looks at the lanes start at a different lane each time, so every thread's first task
+// starts early instead of after all the tasks of the lanes scanned before its own.
+TEST(PoolOrder, EveryLaneIsReachedWhileOthersAreFull) {
+  kp::thread_pool p(1);
+  p.pause();
+  constexpr int kThreads = 8;
+  constexpr int kPer = 2000;
+  std::vector<int> first(kThreads, -1);  // position at which each thread's first task started
+  int started = 0;                       // written by the one worker only
+  std::vector<std::thread> ts;
+  ts.reserve(kThreads);
+  for (int s = 0; s < kThreads; ++s) {
+    ts.emplace_back([&, s] {
+      for (int i = 0; i < kPer; ++i) {
+        ASSERT_EQ(p.detach([&, s, i] {
+          if (i == 0) {
+            first[static_cast<std::size_t>(s)] = started;
+          }
+          ++started;
+        }),
+                  kp::errc::ok);
+      }
+    });
+  }
+  for (auto& t : ts) {
+    t.join();
+  }
+  p.resume();
+  ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+  ASSERT_EQ(started, kThreads * kPer);
+  for (int s = 0; s < kThreads; ++s) {
+    EXPECT_GE(first[static_cast<std::size_t>(s)], 0) << s;
+    EXPECT_LT(first[static_cast<std::size_t>(s)], kPer) << "thread " << s << "'s lane waited";
+  }
+}
+
 // Submissions from outside timed to land while workers are going to sleep (the spin before
 // parking is 50 us by default): every task must start without help from a later submission.
 // Outside submitters publish with plain stores and sleepers fence for them (docs/pool.md).

@@ -123,8 +123,8 @@ void release_slot(scheduler* s, int slot) noexcept;
 errc push_slot(scheduler* s, int slot, task_node* t) noexcept;
 
 // True when the queue the calling thread's next group task would go to holds nothing: its own
-// deque on a worker, external slot `slot` (or -1), else the shared normal queue. A hint for the
-// parallel loops, which split their range only then (lazy binary splitting).
+// deque on a worker, external slot `slot` (or -1), else its submitter lane and the shared normal
+// queue. A hint for the parallel loops, which split their range only then (lazy binary splitting).
 bool local_queue_empty(const scheduler* s, int slot) noexcept;
 
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept;
