@@ -140,6 +140,11 @@ class ws_deque {
     return n > 0 ? static_cast<std::size_t>(n) : 0;
   }
 
+  // Owner only: the ring's size in tasks (for tests).
+  std::size_t capacity() const {
+    return static_cast<std::size_t>(ring_.load(std::memory_order_relaxed)->mask + 1);
+  }
+
   // Any thread; approximate.
   bool maybe_nonempty() const {
     return bottom_.load(std::memory_order_seq_cst) > top_.load(std::memory_order_seq_cst);

@@ -28,6 +28,34 @@ TEST(PoolDeque, OwnerLifoThiefFifoAndGrowth) {
   EXPECT_FALSE(d.maybe_nonempty());
 }
 
+// reserve(n) grows the ring once so that n pushes do not allocate (a submitter lane pushes a bulk
+// that way); the tasks around the wrapped top keep their order.
+TEST(PoolDeque, ReserveMakesRoomForABulkAtOnce) {
+  kd::ws_deque d(4);
+  std::vector<kd::task_node> nodes(20);
+  for (int i = 0; i < 3; ++i) {
+    d.push(&nodes[static_cast<std::size_t>(i)]);
+  }
+  kd::task_node* t = nullptr;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(d.steal(t), kd::ws_deque::steal_result::taken);
+    ASSERT_EQ(t, &nodes[static_cast<std::size_t>(i)]);
+  }
+  d.reserve(1);  // room already: no growth
+  EXPECT_EQ(d.capacity(), 4u);
+  d.reserve(13);  // 1 queued + 13 -> 16
+  EXPECT_EQ(d.capacity(), 16u);
+  for (int i = 3; i < 16; ++i) {
+    d.push(&nodes[static_cast<std::size_t>(i)]);
+  }
+  EXPECT_EQ(d.capacity(), 16u);
+  for (int i = 2; i < 16; ++i) {
+    ASSERT_EQ(d.steal(t), kd::ws_deque::steal_result::taken);
+    ASSERT_EQ(t, &nodes[static_cast<std::size_t>(i)]) << i;
+  }
+  EXPECT_EQ(d.steal(t), kd::ws_deque::steal_result::empty);
+}
+
 TEST(PoolDeque, ConcurrentThievesTakeEachItemOnce) {
 #if defined(__SANITIZE_THREAD__)
   constexpr int kItems = 20000;
