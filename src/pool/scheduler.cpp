@@ -45,6 +45,17 @@ std::uint64_t next_random(std::uint64_t& s) noexcept {
   return s;
 }
 
+// Room for n more pushes onto a deque this thread owns; false when there is no memory for a larger
+// ring (the caller then takes or pushes fewer tasks, or uses the shared queue).
+bool make_room(ws_deque& d, std::size_t n) noexcept {
+  try {
+    d.reserve(n);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (list[i].park == p) {
@@ -203,7 +214,10 @@ task_node* scheduler::take_injected(worker* w) noexcept {
   if (queued == 0) {
     return nullptr;
   }
-  const std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
+  std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
+  if (want > 1 && !make_room(w->deque, want - 1)) {
+    want = 1;
+  }
   task_node* got[kMaxTake];
   std::size_t n = inject_[1].pop_batch(got, want);
   if (n <= 1) {
@@ -310,7 +324,7 @@ task_node* scheduler::steal_slots_counted(worker* w) noexcept {
 ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& t,
                                             std::size_t& n) noexcept {
   task_node* got[kMaxTake];
-  const auto r = d.steal_batch(got, kMaxTake, n);
+  const auto r = d.steal_batch(got, make_room(w->deque, kMaxTake - 1) ? kMaxTake : 1, n);
   if (r == ws_deque::steal_result::taken) {
     if (n > 1) {
       for (std::size_t k = n - 1; k >= 1; --k) {
@@ -356,8 +370,18 @@ errc scheduler::push_slot(int slot, task_node* t) noexcept {
   if (state_.load(std::memory_order_acquire) != running) {
     return errc::shut_down;
   }
-  bump(slots_[slot].stats.submitted);
-  slots_[slot].deque.push(t);
+  counters& c = slots_[slot].stats;
+  bump(c.submitted);
+  try {
+    slots_[slot].deque.push(t);
+  } catch (...) {  // no memory for a larger ring: the shared queue takes it (the workers run it)
+    c.submitted.store(c.submitted.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+    if (!enqueue_external(t, t, 1, priority::normal)) {
+      return errc::shut_down;
+    }
+    notify_new_work();
+    return errc::ok;
+  }
   notify_local_work();
   return errc::ok;
 }
@@ -675,9 +699,12 @@ errc scheduler::push(task_node* t, priority p) noexcept {
     }
     bump(w->stats.submitted);
     if (p == priority::normal) {
-      w->deque.push(t);
-      notify_local_work();
-      return errc::ok;
+      try {
+        w->deque.push(t);
+        notify_local_work();
+        return errc::ok;
+      } catch (...) {  // no memory for a larger ring: the shared queue needs none
+      }
     }
     inject_[static_cast<int>(p)].push(t);
   } else {
@@ -730,7 +757,7 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
     return state_.load(std::memory_order_acquire) == running ? errc::ok : errc::shut_down;
   }
   worker* w = current_worker();
-  if (w && p == priority::normal) {
+  if (w && p == priority::normal && make_room(w->deque, n)) {
     if (state_.load(std::memory_order_acquire) >= stopping) {
       return errc::shut_down;
     }
