@@ -214,20 +214,27 @@ task_node* scheduler::take_injected(worker* w) noexcept {
   if (queued == 0) {
     return nullptr;
   }
-  std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
-  if (want > 1 && !make_room(w->deque, want - 1)) {
-    want = 1;
-  }
+  const std::size_t want = std::min<std::size_t>(kMaxTake, queued / workers_.size() + 1);
   task_node* got[kMaxTake];
-  std::size_t n = inject_[1].pop_batch(got, want);
-  if (n <= 1) {
-    return n ? got[0] : nullptr;
+  const std::size_t n = inject_[1].pop_batch(got, want);
+  if (n == 0) {
+    return nullptr;
   }
-  while (n > 1) {
-    w->deque.push(got[--n]);  // the oldest ends up on top: popped first
+  keep_rest(w, got, n);
+  return got[0];
+}
+
+// Pushes got[1..n) onto w's deque so that got[1] is popped first. Callers take batches only when
+// their own deque came back empty (find_task pops it first) and a ring holds at least 256 tasks,
+// so these at most kMaxTake - 1 pushes never grow the ring (never allocate).
+void scheduler::keep_rest(worker* w, task_node* const* got, std::size_t n) noexcept {
+  if (n <= 1) {
+    return;
+  }
+  for (std::size_t k = n - 1; k >= 1; --k) {
+    w->deque.push(got[k]);
   }
   notify_local_work();
-  return got[0];
 }
 
 // Each look starts at the next lane, so a lane that is never empty cannot hide the others.
@@ -324,14 +331,9 @@ task_node* scheduler::steal_slots_counted(worker* w) noexcept {
 ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& t,
                                             std::size_t& n) noexcept {
   task_node* got[kMaxTake];
-  const auto r = d.steal_batch(got, make_room(w->deque, kMaxTake - 1) ? kMaxTake : 1, n);
+  const auto r = d.steal_batch(got, kMaxTake, n);
   if (r == ws_deque::steal_result::taken) {
-    if (n > 1) {
-      for (std::size_t k = n - 1; k >= 1; --k) {
-        w->deque.push(got[k]);  // the oldest ends up on top: popped first
-      }
-      notify_local_work();
-    }
+    keep_rest(w, got, n);
     t = got[0];
   }
   return r;

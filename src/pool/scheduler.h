@@ -102,6 +102,7 @@ class scheduler {
   task_node* steal(worker* w) noexcept;
   task_node* take_injected(worker* w) noexcept;
   task_node* take_lanes(worker* w) noexcept;
+  void keep_rest(worker* w, task_node* const* got, std::size_t n) noexcept;
   // Takes half of d's n tasks (at most kMaxTake) with one CAS (d is never popped), keeps all but
   // the oldest on w's deque and returns the oldest in t.
   ws_deque::steal_result take_half(worker* w, ws_deque& d, task_node*& t, std::size_t& n) noexcept;
