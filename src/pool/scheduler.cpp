@@ -141,7 +141,8 @@ void scheduler::worker_main(worker* w) {
 }
 
 // Search order: a queued high task first, then our own deque (newest first), the shared normal
-// queue, other workers' deques (oldest first), and low tasks last.
+// queue and the submitter lanes (taking turns at going first), other workers' deques (oldest
+// first), then the lent slots, and low tasks last.
 task_node* scheduler::find_task(worker* w) noexcept {
   if (paused_.load(std::memory_order_acquire) &&
       state_.load(std::memory_order_acquire) < stopping) {
@@ -372,18 +373,15 @@ errc scheduler::push_slot(int slot, task_node* t) noexcept {
   if (state_.load(std::memory_order_acquire) != running) {
     return errc::shut_down;
   }
-  counters& c = slots_[slot].stats;
-  bump(c.submitted);
-  try {
-    slots_[slot].deque.push(t);
-  } catch (...) {  // no memory for a larger ring: the shared queue takes it (the workers run it)
-    c.submitted.store(c.submitted.load(std::memory_order_relaxed) - 1, std::memory_order_release);
-    if (!enqueue_external(t, t, 1, priority::normal)) {
+  if (!make_room(slots_[slot].deque, 1)) {  // no memory for a larger ring: the workers take it
+    if (!enqueue_external(t, t, 1, priority::normal)) {  // from the shared queue
       return errc::shut_down;
     }
     notify_new_work();
     return errc::ok;
   }
+  bump(slots_[slot].stats.submitted);
+  slots_[slot].deque.push(t);
   notify_local_work();
   return errc::ok;
 }

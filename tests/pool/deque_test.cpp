@@ -29,29 +29,36 @@ TEST(PoolDeque, OwnerLifoThiefFifoAndGrowth) {
 }
 
 // reserve(n) grows the ring once so that n pushes do not allocate (a submitter lane pushes a bulk
-// that way); the tasks around the wrapped top keep their order.
+// that way): it reloads the owner's stale copy of top before deciding, and the task left at a
+// wrapped position keeps its place.
 TEST(PoolDeque, ReserveMakesRoomForABulkAtOnce) {
   kd::ws_deque d(4);
-  std::vector<kd::task_node> nodes(20);
-  for (int i = 0; i < 3; ++i) {
-    d.push(&nodes[static_cast<std::size_t>(i)]);
-  }
+  std::vector<kd::task_node> nodes(16);
   kd::task_node* t = nullptr;
-  for (int i = 0; i < 2; ++i) {
+  const auto take = [&](std::size_t want) {
     ASSERT_EQ(d.steal(t), kd::ws_deque::steal_result::taken);
-    ASSERT_EQ(t, &nodes[static_cast<std::size_t>(i)]);
+    ASSERT_EQ(t, &nodes[want]);
+  };
+  for (std::size_t i = 0; i < 4; ++i) {
+    d.push(&nodes[i]);
   }
-  d.reserve(1);  // room already: no growth
+  for (std::size_t i = 0; i < 3; ++i) {
+    take(i);
+  }
+  d.push(&nodes[4]);  // the owner's copy of top is reloaded here (3): no growth
+  d.push(&nodes[5]);  // wraps to slot 1
+  take(3);
+  take(4);       // top is 5 now, the owner's copy still 3
+  d.reserve(3);  // 1 queued + 3 fit in 4 once top is reloaded (with the stale copy: 8)
   EXPECT_EQ(d.capacity(), 4u);
-  d.reserve(13);  // 1 queued + 13 -> 16
-  EXPECT_EQ(d.capacity(), 16u);
-  for (int i = 3; i < 16; ++i) {
-    d.push(&nodes[static_cast<std::size_t>(i)]);
+  d.reserve(7);  // 1 + 7 -> 8
+  EXPECT_EQ(d.capacity(), 8u);
+  for (std::size_t i = 6; i < 13; ++i) {
+    d.push(&nodes[i]);
   }
-  EXPECT_EQ(d.capacity(), 16u);
-  for (int i = 2; i < 16; ++i) {
-    ASSERT_EQ(d.steal(t), kd::ws_deque::steal_result::taken);
-    ASSERT_EQ(t, &nodes[static_cast<std::size_t>(i)]) << i;
+  EXPECT_EQ(d.capacity(), 8u);
+  for (std::size_t i = 5; i < 13; ++i) {
+    take(i);
   }
   EXPECT_EQ(d.steal(t), kd::ws_deque::steal_result::empty);
 }

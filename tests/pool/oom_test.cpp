@@ -72,8 +72,9 @@ TEST(PoolOutOfMemory, OutsideSubmitsWhenNoRingCanGrow) {
   EXPECT_EQ(st.executed, st.submitted);
 }
 
+// One worker, so that nobody steals from its deque and it does fill up.
 TEST(PoolOutOfMemory, TasksSpawnWhenTheirWorkersDequeCannotGrow) {
-  kp::thread_pool p(2);
+  kp::thread_pool p(1);
   std::atomic<int> ran{0};
   {
     failing_rings guard;
@@ -91,6 +92,8 @@ TEST(PoolOutOfMemory, TasksSpawnWhenTheirWorkersDequeCannotGrow) {
     ASSERT_EQ(p.wait_idle(), kp::errc::ok);
   }
   EXPECT_EQ(ran.load(), 2 * kTasks + 1000);
+  const kp::pool_stats st = p.stats();
+  EXPECT_EQ(st.executed, st.submitted);
 }
 
 TEST(PoolOutOfMemory, AnOutsideGroupWhoseSlotCannotGrow) {
@@ -108,8 +111,11 @@ TEST(PoolOutOfMemory, AnOutsideGroupWhoseSlotCannotGrow) {
     g.wait();
     kp::parallel_for(
         p, 0, hit.size(), [&hit](std::size_t i) { hit[i]++; }, 10);
+    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
   }
   EXPECT_EQ(ran.load(), kTasks);
+  const kp::pool_stats st = p.stats();
+  EXPECT_EQ(st.executed, st.submitted);
   for (std::size_t i = 0; i < hit.size(); ++i) {
     ASSERT_EQ(hit[i], 1) << i;
   }

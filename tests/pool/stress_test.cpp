@@ -259,8 +259,8 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
 }
 
 // More outside submitters than the pool has submitter lanes (8): threads share lanes, and a push
-// that finds its lane held by another thread goes to the shared queue instead. Detached tasks and
-// futures from every thread, some spawning from a worker; all counted.
+// that finds its lane held by another thread waits for it. Detached tasks and futures from every
+// thread, some spawning from a worker; all counted.
 TEST(PoolStress, MoreOutsideSubmittersThanLanesLoseNothing) {
   constexpr int kSubmitters = 12;
   const std::size_t per_thread = std::size_t{5000} * kScale;
