@@ -240,13 +240,10 @@ void scheduler::keep_rest(worker* w, task_node* const* got, std::size_t n) noexc
 
 // Each look starts at the next lane, so a lane that is never empty cannot hide the others.
 task_node* scheduler::take_lanes(worker* w) noexcept {
-  return scan<kLanes>(
-      lanes_used_, (w->turn >> 1) % kLanes,
-      [this](unsigned i) -> ws_deque& { return lanes_[i].deque; },
-      [this, w](ws_deque& d, task_node*& t) {
-        std::size_t n = 0;
-        return take_half(w, d, t, n);
-      });
+  return scan(lanes_used_, (w->turn >> 1) % kLanes, lanes_, [this, w](ws_deque& d, task_node*& t) {
+    std::size_t n = 0;
+    return take_half(w, d, t, n);
+  });
 }
 
 task_node* scheduler::steal(worker* w) noexcept {
@@ -280,22 +277,22 @@ task_node* scheduler::steal(worker* w) noexcept {
   }
 }
 
-template <unsigned Width, class DequeAt, class Take>
-task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, unsigned start,
-                           DequeAt deque_at, Take take) noexcept {
+template <class Owner, std::size_t Width, class Take>
+task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, std::size_t start,
+                           Owner (&owners)[Width], Take take) noexcept {
   for (;;) {
     const std::uint32_t mask = mask_word.load(std::memory_order_acquire);
     if (mask == 0) {
       return nullptr;
     }
     bool lost = false;
-    for (unsigned k = 0; k < Width; ++k) {
-      const unsigned i = (start + k) % Width;
+    for (std::size_t k = 0; k < Width; ++k) {
+      const std::size_t i = (start + k) % Width;
       if (!((mask >> i) & 1)) {
         continue;
       }
       task_node* t = nullptr;
-      switch (take(deque_at(i), t)) {
+      switch (take(owners[i].deque, t)) {
         case ws_deque::steal_result::taken:
           return t;
         case ws_deque::steal_result::lost_race:
@@ -317,16 +314,14 @@ task_node* scheduler::scan(const std::atomic<std::uint32_t>& mask_word, unsigned
 // slot's owner cannot take those back: if every worker holding some is blocked in a task that
 // waits for the owner's wait() to return, the group never completes (docs/pool.md, "Blocking").
 task_node* scheduler::steal_slots_counted(worker* w) noexcept {
-  return scan<kSlots>(
-      slots_claimed_, 0, [this](unsigned i) -> ws_deque& { return slots_[i].deque; },
-      [this, w](ws_deque& d, task_node*& t) {
-        std::size_t n = 0;
-        const auto r = take_half(w, d, t, n);
-        if (r == ws_deque::steal_result::taken) {
-          bump(w->stats.stolen, n);
-        }
-        return r;
-      });
+  return scan(slots_claimed_, 0, slots_, [this, w](ws_deque& d, task_node*& t) {
+    std::size_t n = 0;
+    const auto r = take_half(w, d, t, n);
+    if (r == ws_deque::steal_result::taken) {
+      bump(w->stats.stolen, n);
+    }
+    return r;
+  });
 }
 
 ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& t,
@@ -342,12 +337,10 @@ ws_deque::steal_result scheduler::take_half(worker* w, ws_deque& d, task_node*& 
 
 task_node* scheduler::steal_slots() noexcept {
   const auto one = [](ws_deque& d, task_node*& t) { return d.steal(t); };
-  if (task_node* t = scan<kSlots>(
-          slots_claimed_, 0, [this](unsigned i) -> ws_deque& { return slots_[i].deque; }, one)) {
+  if (task_node* t = scan(slots_claimed_, 0, slots_, one)) {
     return t;
   }
-  return scan<kLanes>(
-      lanes_used_, 0, [this](unsigned i) -> ws_deque& { return lanes_[i].deque; }, one);
+  return scan(lanes_used_, 0, lanes_, one);
 }
 
 int scheduler::claim_slot() noexcept {
@@ -737,14 +730,11 @@ scheduler::lane_push scheduler::push_lane(task_node* const* ts, std::size_t n) n
   if (!(lanes_used_.load(std::memory_order_relaxed) & bit)) {
     lanes_used_.fetch_or(bit, std::memory_order_seq_cst);  // before the task: see work_visible
   }
-  try {
-    l.deque.reserve(n);
-  } catch (...) {  // no memory for a larger ring: the shared queue takes them
+  if (!make_room(l.deque, n)) {  // no memory for a larger ring: the shared queue takes them
     l.lock.unlock();
     return lane_push::unavailable;
   }
-  // Counted before anyone can finish one.
-  l.submitted.store(l.submitted.load(std::memory_order_relaxed) + n, std::memory_order_release);
+  bump(l.submitted, n);  // counted before anyone can finish one
   for (std::size_t i = 0; i < n; ++i) {
     l.deque.push(ts[i]);  // cannot allocate after reserve
   }

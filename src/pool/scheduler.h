@@ -114,12 +114,12 @@ class scheduler {
     std::size_t n = 0, next = 0;
   };
   task_node* find_own_slot(int slot, own_batch& mine) noexcept;
-  // Offers the deque of each set bit i of `mask` (of Width bits; deque_at(i)), from bit `start`
-  // on and round, to take(deque, task_node*&) -> steal_result until one yields a task; rescans
-  // while some take lost a race.
-  template <unsigned Width, class DequeAt, class Take>
-  static task_node* scan(const std::atomic<std::uint32_t>& mask, unsigned start, DequeAt deque_at,
-                         Take take) noexcept;
+  // Offers owners[i].deque for each set bit i of `mask`, from bit `start` on and round, to
+  // take(deque, task_node*&) -> steal_result until one yields a task; rescans while some take lost
+  // a race.
+  template <class Owner, std::size_t Width, class Take>
+  static task_node* scan(const std::atomic<std::uint32_t>& mask, std::size_t start,
+                         Owner (&owners)[Width], Take take) noexcept;
   task_node* steal_slots() noexcept;  // slots and lanes, one task (for shutdown)
   task_node* steal_slots_counted(worker* w) noexcept;
   // c: the calling thread's counters (a worker's, or the external slot it holds), or nullptr for
