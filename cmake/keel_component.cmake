@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by every component: warnings, the library target, its install rules and
 # pkg-config file, and the CMake package that `find_package(keel CONFIG COMPONENTS ...)` reads.
 

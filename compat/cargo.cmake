@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # keel_compat_binary(<target> BIN <name> SOURCES <file in compat/src>... COMMENT <text>
 #                    [OUTPUT_VARIABLE <var>])
 # Builds one binary of the compat/ crate (the real bincode 1.3.3 and 2.0.1 crates) with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes keel::bincode decoding: the first byte picks a config (the eight presets, with and
 // without a limit) and a type; the rest is decoded. Anything decoded must re-encode to bytes
 // that decode and re-encode to themselves. Run with -malloc_limit_mb to catch any allocation a

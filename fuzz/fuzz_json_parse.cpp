@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer: keel::json must never crash, every kernel set must agree, and whatever it accepts
 // must survive write -> parse (minified and pretty) as an equal DOM. Each input is parsed with
 // the strict defaults and again with every relaxation turned on.

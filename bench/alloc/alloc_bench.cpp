@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel bench alloc: every workload of keel_alloc_driver runs as its own process per allocator —
 // glibc (nothing preloaded), keel (libkeel_malloc.so), mimalloc, jemalloc, tcmalloc (Debian's
 // shared libraries) — by LD_PRELOAD, interleaved round by round; the figure is the median time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel_alloc_driver: runs one allocation workload in its own process and prints
 // "<elapsed ns> <operations> <checksum> <peak RSS KiB> <CPU ns>" (the peak is the process's VmHWM:
 // the resident high-water mark of this program alone, not of the process that started it; CPU ns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The floor every other suite is compared with: memcpy bandwidth and the random-mixed allocation
 // loop with an allocator that does nothing.
 #include <cstdlib>

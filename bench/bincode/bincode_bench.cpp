@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel bench bincode: keel::bincode against memcpy (POD vectors) and against the Rust crates
 // (bincode 1.3.3 and 2.0.1, timed by compat/src/bench.rs, built --release, run as an external
 // measurement). The data shapes match compat/src/bench.rs exactly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark harness every component's suite registers with; `keel bench` runs them.
 //
 // A suite adds measurements: in-process ones are Google Benchmark functions, run interleaved

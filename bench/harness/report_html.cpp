@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HTML report: one self-contained file (inline SVG, inline CSS, no scripts or fonts).
 #include <algorithm>
 #include <string>

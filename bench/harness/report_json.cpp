@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Machine-readable results: a JSON array of records (docs/bench.md).
 #include <cstdio>
 #include <string>

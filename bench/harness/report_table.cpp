@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The terminal table: each case with keel and every peer, and the ratio peer/keel.
 #include "report_util.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the three report forms: grouping records by case and the derived figures.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs registered suites: in-process entries through Google Benchmark, interleaved by round.
 #include <algorithm>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel bench json: parse to DOM and minified write of the corpus files, keel against yyjson,
 // simdjson (DOM, parse only) and RapidJSON, with memcpy of the same bytes as the floor.
 #include <cstdio>

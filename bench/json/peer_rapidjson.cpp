@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RapidJSON (Debian rapidjson-dev): a Document over a MemoryPoolAllocator whose chunks are kept
 // between parses (Clear()), with full-precision numbers and UTF-8 validation (the same work as
 // keel). Writes with Writer<StringBuffer>, the buffer reused.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // simdjson (Debian libsimdjson-dev): the DOM API with one reused dom::parser. simdjson needs
 // SIMDJSON_PADDING readable bytes after the input: each document is copied once, outside the
 // timing, into a padded buffer and parsed from there. No DOM writer is measured for simdjson.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // yyjson: yyjson_read_opts / yyjson_write_opts with a pool allocator over one preallocated
 // buffer, so neither parse nor write calls malloc.
 #include <yyjson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON libraries keel::json is measured against, behind one small interface. Each peer is
 // compiled in its own file with the peers' flags (KEEL_PEER_CFLAGS) and keeps its allocator /
 // parser between iterations, as keel's reused parser does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The baseline peer: the thread pool most code bases start with — one std::deque of
 // std::function under one mutex, one condition variable, N threads. Written here for the
 // benchmark only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool against oneTBB, asio::thread_pool, std::async and a mutex + condition-variable pool.
 // Throughput cases (in-process, interleaved by the harness); latency and idle CPU are in
 // pool_latency.cpp. Case names end in /t<N>: N threads run tasks (see the notes for each case).

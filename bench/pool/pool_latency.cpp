@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Submit-to-start latency (P50, P99) with a worker spinning and with every worker parked, and the
 // CPU an idle pool burns. Measured by the suite itself (add_external): the figures are
 // percentiles of single submissions, not means over a loop, so they do not fit the in-process

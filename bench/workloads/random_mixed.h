@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference allocation workload (alloc issue, "random-mixed"): one thread, `slots` live
 // slots, `decisions` alloc-or-free decisions drawn from one xorshift64 stream. An empty slot gets
 // a block of a size uniform in [min_size, max_size] whose first and last bytes are written; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The Rust side of `keel bench bincode`: the same data shapes as bench/bincode/bincode_bench.cpp,
 //! timed here and printed one record per line for the C++ suite to collect:
 //!   <case> <impl> <median_ns> <bytes> <items>

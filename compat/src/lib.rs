@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! Shared by the oracle and the benchmark: the test types (mirrored in C++ by
 //! tests/bincode/oracle_types.h), their canonical text form, a deterministic generator and the
 //! eight configurations as one enum.

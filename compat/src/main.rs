@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The bincode oracle: the real bincode 1.3.3 and 2.0.1 crates, driven from keel's ctest.
 //!
 //!   keel_bincode_oracle gen FILE [N]   test vectors for the C++ side: N random values per type

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::bincode — byte-for-byte compatible with Rust's bincode 1.3.3 and 2.0.1.
 //
 //   #include <keel/bincode.h>

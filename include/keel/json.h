@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json — a validating SIMD JSON parser (AVX-512 / AVX2 / scalar, chosen at run time), an
 // immutable compact DOM and a writer.
 //

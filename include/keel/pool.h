@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool — work-stealing thread pool, futures, task groups, parallel loops, cancellation.
 // See docs/pool.md for the scheduler design and the exact semantics.
 #pragma once

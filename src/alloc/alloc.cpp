@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Allocation slow paths: the first allocation of a thread, refilling the current page of a class
 // (remote frees, fresh blocks, another page of the queue, a new page), over-aligned requests,
 // realloc and the usable size. The fast path itself is in fast.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The prefixed API (include/keel/alloc/api.h): glibc's semantics on top of the fast paths.
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fast paths, inlined into every entry point (prefixed API, malloc override, operator new):
 // one initial-exec TLS load, a class lookup, a pop from the current page's free list; free finds
 // the page by address arithmetic and pushes onto its list when the caller owns the page.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Free slow paths: NULL, huge blocks, pointers into over-aligned pages, frees from other threads
 // (one atomic push onto the page's remote list) and the misuse checks: a pointer keel did not
 // allocate, a pointer into the middle of a block, a double free.

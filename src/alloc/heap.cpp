@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thread heaps: the shared empty heap every thread starts with (so the fast path needs no
 // initialisation check), process initialisation, creating a heap on a thread's first slow path,
 // handing it back at thread exit (pthread key destructor), collection and trimming, fork.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Huge blocks (above the largest class, 1 MiB, or alignment above 16 KiB): one mapping each,
 // 4 MiB aligned, the segment header at its start and the block behind it. Every 4 MiB chunk of
 // the mapping is in the segment map, so free and realloc find the header by address. A freed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::alloc internals: constants, the size classes, the in-memory structures (segment, page,
 // heap, block) and the shared declarations of the allocator's files. docs/alloc.md draws the
 // layouts. Nothing here is public.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every KEEL_ALLOC_* variable in one table, read once from the environment at process start
 // (walking `environ` directly: no getenv, no allocation). Nothing reads them on a hot path.
 #include <unistd.h>

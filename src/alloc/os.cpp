@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every operating-system call of the allocator: mmap, munmap, madvise, mprotect, mremap, the
 // clock, randomness and the abort message. Nothing here allocates.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replacing malloc: the glibc allocation surface (malloc ... mallinfo2, the __libc_* aliases) and
 // every C++ operator new/delete, all on keel. Compiled into libkeel_malloc.so (LD_PRELOAD) and,
 // with the CMake option KEEL_ALLOC_OVERRIDE=ON, into the keel::alloc library itself.

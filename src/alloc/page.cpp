@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pages: a run of slices holding blocks of one size class. Carving blocks lazily, collecting the
 // frees other threads left on the page's remote list, the heap's per-class page queues.
 #include <cstring>

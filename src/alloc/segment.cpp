@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Segments: 4 MiB-aligned mappings whose first 64 KiB slice holds the header (page metadata) and
 // whose other 63 slices are handed out as pages. The segment map, page allocation inside a
 // segment, decay (madvise of free slices after KEEL_ALLOC_DECAY_MS), the process-wide cache of

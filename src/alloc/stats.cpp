@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Statistics. Process figures (mapped, purged, segments, ...) are counted on slow paths and always
 // available (keel_alloc_info_get, mallinfo2). Per-class allocation counts cost a fast-path
 // increment and are compiled in only with the CMake option KEEL_ALLOC_STATS (macro

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // copy_kernel with 64-byte AVX-512 vectors (compiled with -mavx512f; called only where the CPU
 // has it).
 #include <immintrin.h>

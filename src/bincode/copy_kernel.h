@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The block copies for 65 .. 16384 bytes, written once over a vector width and compiled per
 // instruction set (copy_avx512.cpp; chosen at run time in copy.cpp). Why that range: glibc 2.36
 // copies with `rep movsb` above 2112 bytes on CPUs with FSRM, and on the machine measured (AMD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-8 validation with Rust's str::from_utf8 rules (Unicode Table 3-7: no overlong forms, no
 // surrogates, nothing above U+10FFFF), with an 8-bytes-at-a-time ASCII fast path.
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Up to 16 consecutive ASCII digits to an integer with SSSE3/SSE4.1 multiply-adds: the digits are
 // right-aligned in one register (leading lanes zero) and combined pairwise: 1 -> 2 -> 4 -> 8
 // digits per lane; and a 32-byte digit mask (AVX2) that gives a number's integer and fraction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AVX2 block primitives (two 32-byte halves per 64-byte block). Compile with -mavx2 -mpclmul
 // -mbmi -mbmi2 -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AVX-512 (F + BW + VL + VBMI2) block primitives: one 64-byte register per block, compares
 // straight into mask registers. Compile with -mavx512f -mavx512bw -mavx512vl -mavx512vbmi2
 // -mpclmul -mbmi -mbmi2 -mpopcnt (src/json/CMakeLists.txt).

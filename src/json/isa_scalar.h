@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scalar (SWAR, 8 bytes per step) block primitives for the generic kernels; any x86-64.
 #pragma once
 

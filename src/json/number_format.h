@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Number to text for the writer. Integers and the significands of doubles are turned into 16
 // ASCII digits at once in one SSE2 register (x86-64's baseline; no table, no division chain),
 // scaled first so that the first significant digit is the register's first byte: the digits are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json's environment options, read once: KEEL_JSON_ISA=avx512|avx2|scalar forces the
 // parser's kernel set (an unsupported or unknown value is ignored). Also CPU feature detection.
 #include <cstdlib>

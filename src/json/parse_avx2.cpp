@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the avx2 instruction set (flags: src/json/CMakeLists.txt).
 #include "json/isa_avx2.h"
 #include "json/parse_kernels.h"

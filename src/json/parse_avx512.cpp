@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the avx512 instruction set (flags: src/json/CMakeLists.txt).
 #include "json/isa_avx512.h"
 #include "json/parse_kernels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser, written once over an ISA traits type I (isa_scalar.h, isa_avx2.h, isa_avx512.h)
 // and instantiated in parse_<isa>.cpp, each compiled with its own instruction-set flags.
 //

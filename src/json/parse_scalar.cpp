@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the scalar instruction set (flags: src/json/CMakeLists.txt).
 #include "json/isa_scalar.h"
 #include "json/parse_kernels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The state one parse shares between parser.cpp (buffers, options, errors) and the per-ISA
 // kernels (parse_kernels.h). No SIMD types here: every translation unit includes it.
 #pragma once

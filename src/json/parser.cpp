@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser front: buffers, the kernel choice, BOM and comment handling, error positions.
 #include <cstring>
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Powers of ten that fit a uint64_t, shared by the number reader and the number writer.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-8 sequence validation and encoding shared by the parser kernels and the writer.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vectorised UTF-8 validation for stage 1, written once over the ISA traits' vector primitives:
 // the nibble-lookup method of Keiser and Lemire ("Validating UTF-8 In Less Than One Instruction
 // Per Byte", 2021). Each byte is classified from the high nibble of the previous byte, its low

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading the DOM: indexing, key lookup, JSON Pointer, equality.
 #include <cstring>
 #include <string_view>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer's scan of long strings with the avx2 kernel set's blocks (flags:
 // src/json/CMakeLists.txt), used by the avx2 and avx512 kernel sets; the rest of the writer is
 // compiled once (writer.cpp).

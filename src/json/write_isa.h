@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Block primitives of the writer's string scan, one struct per kernel set: copy one block of a
 // string to the output and say which of its bytes need an escape. Each struct is compiled only
 // in the translation unit whose flags enable it (src/json/CMakeLists.txt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer's kernel: one loop over the node array in document order, with an explicit stack
 // of open containers. The string scan is written once over a block type (write_isa.h) and
 // instantiated per instruction set: 16-byte SSE2 blocks inline here, 32-byte AVX2 blocks for

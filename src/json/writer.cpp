@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json::writer: picks the kernel set (write_kernels.h: the writer loop instantiated here
 // once per kernel set, with baseline flags) and keeps the output buffer; the out-of-line helpers
 // the kernels share.

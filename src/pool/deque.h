@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the per-worker work-stealing deque (Chase & Lev, "Dynamic circular work-stealing
 // deque", SPAA 2005, with the C11 orderings of Lê et al., PPoPP 2013). The owner pushes and pops
 // at the bottom; thieves take from the top. The ring doubles when full; old rings stay alive until

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of keel::pool::errc values.
 #include "keel/pool/error.h"
 

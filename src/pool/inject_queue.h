@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the shared FIFO queue outside threads submit into (one per priority): a growing ring
 // of task pointers under a small spin lock; `size` lets the common "is it empty?" check skip the
 // lock.

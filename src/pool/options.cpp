@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every KEEL_POOL_* variable, read once on first use. Nothing else in the pool calls getenv.
 #include "pool/options.h"
 

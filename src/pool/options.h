@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the KEEL_POOL_* environment variables, read once (options.cpp is the only reader).
 #pragma once
 

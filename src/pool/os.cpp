@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Linux system calls behind src/pool/os.h.
 #include "pool/os.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the operating-system calls the pool makes (Linux): futex wait/wake, CPU count from the
 // affinity mask, thread names, a spin-wait hint, a coarse clock.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: a one-token parking spot for one thread. unpark() leaves a token (or wakes the thread
 // parked here); park() consumes the token, sleeping on a futex until there is one.
 #pragma once

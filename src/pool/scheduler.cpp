@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scheduler: worker loop, task search order, the searching/sleeping protocol, helping waits,
 // wait_idle and shutdown. docs/pool.md explains the protocol and why it loses no wake-up.
 #include "pool/scheduler.h"

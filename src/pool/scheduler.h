@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the scheduler behind thread_pool — workers, their deques, the shared queues, the
 // sleep/wake protocol and shutdown. docs/pool.md describes the design.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Task node memory. Nodes are small, made on one thread and usually freed on another (an outside
 // thread submits, a worker runs and frees), so a plain per-thread free list would drain on the
 // submitting side and overflow on the running side. Each thread keeps, per size class (64, 128,

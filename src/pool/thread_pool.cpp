@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool::thread_pool: the public face of the scheduler.
 #include "keel/pool/thread_pool.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The prefixed API (keel_malloc ...): sizes, alignment, realloc, calloc, usable size, misuse.
 #include <errno.h>
 #include <fcntl.h>

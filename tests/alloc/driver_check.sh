@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The benchmark driver under LD_PRELOAD=libkeel_malloc.so at a small scale: the deterministic
 # workloads must print the same checksum as with glibc's malloc, the threaded ones must finish.
 # usage: driver_check.sh DRIVER SO

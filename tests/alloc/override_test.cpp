@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The glibc surface and C++ operators when keel replaces malloc (this binary links
 // libkeel_malloc.so, so its definitions take precedence over glibc's, as with LD_PRELOAD).
 #include <errno.h>

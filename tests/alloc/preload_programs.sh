@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs a real program twice — with glibc's malloc and with LD_PRELOAD=libkeel_malloc.so — and
 # checks that both print the same. usage: preload_programs.sh PROGRAM SO WORKDIR SOURCE_DIR
 # PROGRAM: python3 | sqlite3 | git | gxx. Exit 77 (skipped) when the program is not installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Multi-threaded stress on keel's prefixed API: blocks handed between threads and freed by their
 // receivers, thread creation/exit churn (heaps handed back and adopted), fork from a threaded
 // process with allocation in the child.

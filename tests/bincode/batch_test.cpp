@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batches: contiguous and separate encoding, parallel decoding, on a pool and serially; the
 // contiguous output must equal the values encoded one by one, back to back.
 #include <gtest/gtest.h>

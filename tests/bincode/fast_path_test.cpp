@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The whole-vector fast paths of encode() into a vector and decode_into() a vector (fixint, the
 // machine's byte order, memcpy-able elements): every size around the inline-copy boundaries must
 // give the bytes and the errors of the general path. The general path is reached through a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ half of the bincode oracle (compat/ is the Rust half; format in compat/src/main.rs).
 //   bincode_oracle check FILE   every Rust-made vector: decode, compare the value's text, re-encode
 //                               byte for byte; decode-only cases: accept/reject exactly as Rust did

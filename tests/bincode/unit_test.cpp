@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unit tests: the examples of bincode's own spec (2.0.1 docs/spec.md), the type mapping, and the
 // error cases (truncation at every position, forged lengths, bad tags, limits, trailing bytes).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `keel bench baseline --json F --html H` writes records and a report; bad names are usage errors.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark harness: interleaved runs, records, and the three report forms.
 #include <gtest/gtest.h>
 

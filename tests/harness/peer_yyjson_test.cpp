@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The yyjson peer, built by cargo from the yyjson-sys crate, links and works from C++.
 #include <gtest/gtest.h>
 #include <yyjson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A reused parser and writer allocate nothing in steady state (global operator new counted), and
 // KEEL_JSON_ISA (set by ctest for the json.env_isa_* tests) selects the kernels.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The keel json CLI: exit statuses, error format, minify/pretty output, stdin.
 # cmake -DKEEL=<keel> -DWORK=<dir> -P cli_test.cmake
 file(MAKE_DIRECTORY ${WORK})

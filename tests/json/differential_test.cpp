@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Differential tests against nlohmann-json (Debian) on generated documents: the same values,
 // the same accept/reject decisions on mutated text, on every kernel set.
 #include <gtest/gtest.h>

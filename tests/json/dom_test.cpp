@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DOM reading: types, get<T>, lookup, indexing, iteration, sizes, O(1) skip, JSON Pointer,
 // equality.
 #include <gtest/gtest.h>

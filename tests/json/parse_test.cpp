@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parser behaviour: grammar, numbers, strings, options, error positions, limits, reuse.
 #include <gtest/gtest.h>
 

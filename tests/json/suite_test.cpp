@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSONTestSuite test_parsing on every kernel set: y_ accepted, n_ rejected, i_ either way without
 // a crash; accepted documents survive parse -> write -> parse; the corpus files likewise.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JSONTestSuite test_transform: what keel::json does with each case, as documented in
 // docs/json-transform.md.
 #include <gtest/gtest.h>

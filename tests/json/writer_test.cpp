@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writer: minified and pretty output, number formatting, escaping options, NaN/Infinity policy.
 #include <gtest/gtest.h>
 

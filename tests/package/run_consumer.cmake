@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Installs the build tree into a scratch prefix, then configures, builds and runs a separate
 # project that finds it with find_package(keel CONFIG COMPONENTS ...) and links every component.
 file(REMOVE_RECURSE ${WORK})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Chase-Lev deque on its own: LIFO for the owner, FIFO for thieves, growth, and a race where
 // every item must be taken exactly once.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // submit / future / detach / bulk submit.
 #include <gtest/gtest.h>
 

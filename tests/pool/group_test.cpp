@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // task_group: run, helping wait, exceptions, cancellation, reuse, nesting.
 #include <gtest/gtest.h>
 

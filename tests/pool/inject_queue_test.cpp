@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared submission queue on its own: FIFO order through ring growth, the overflow list behind
 // a ring that may not grow, refused pushes, and concurrent submitters and takers.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wait_idle and shutdown semantics.
 #include <gtest/gtest.h>
 

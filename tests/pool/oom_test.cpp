@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Out of memory where the pool grows a deque's ring (a worker's deque, an external slot, a
 // submitter lane): each push or take falls back to something that needs no new memory (the shared
 // queue, whose overflow list links the tasks themselves; taking one task instead of a batch), and

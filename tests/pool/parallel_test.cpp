@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // parallel_for, parallel_for_chunks, parallel_reduce.
 #include <gtest/gtest.h>
 

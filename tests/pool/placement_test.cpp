@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where workers start: each moves once to the CPU of its affinity mask with the fewest keel
 // workers started on it (the CPUs after the creating thread's first) and then keeps the whole
 // mask: a start-up hint, never a pin.

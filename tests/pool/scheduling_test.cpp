@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Priorities, cancellation tokens, pause/resume, hooks, thread names, statistics, idle CPU.
 #include <gtest/gtest.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stress: many tasks from many threads, random nesting, cancellation and shutdown racing with
 // submits. Every task is counted: none lost, none run twice. Sized for seconds in CI, under the
 // sanitizers too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel bench [COMPONENT...] [--quick] [--filter REGEX] [--json FILE] [--html FILE] [--list]
 #include <unistd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel json validate FILE... | minify FILE | pretty FILE   ('-' reads stdin)
 //
 // validate: exit 0 when every file is valid JSON; 1 when one is not (each problem reported as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each subcommand of the keel tool lives in its own file and adds itself to the app here.
 #pragma once
 

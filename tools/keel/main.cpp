@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel: the command-line tool that drives keel's components.
 #include <cstdio>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::alloc — the prefixed allocation API. These functions are keel's allocator itself and work
 // whether or not keel also replaces malloc in the process (libkeel_malloc.so by LD_PRELOAD, or the
 // keel::alloc library built with KEEL_ALLOC_OVERRIDE=ON). Memory from keel_* functions must be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batches: many values encoded into one contiguous buffer (sizes computed, offsets prefix-summed,
 // slices filled in parallel) or into separate buffers, and batches decoded in parallel — on a
 // keel::pool::thread_pool, or on the calling thread alone with keel::bincode::serial.

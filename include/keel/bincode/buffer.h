@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::bincode::buffer: a std::vector<uint8_t> whose growth does not zero-fill (its allocator
 // default-initialises), for encoding into reused buffers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The type mapping: codec<T> for every supported C++ type (docs/bincode.md, "C++ mapping").
 // Each codec has, for a wire format F (detail::format<varint, big_endian>):
 //   min_size<F>    fewest bytes a value can take (bounds forged lengths before allocating)

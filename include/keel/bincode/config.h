@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Configurations: the four presets that match the Rust crates, plus the crates' builder methods.
 // See docs/bincode.md for what each setting does to the bytes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decoding from a byte span. string_view and span<const uint8_t> (and std::byte / char spans)
 // borrow the input: they stay valid as long as the input does.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Encoding: the size of a value, and the value into a reused std::vector, a fixed buffer or a
 // std::ostream. Every function takes a config (default: bincode 2 `standard()`).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors are values: every decode and encode returns a result<T> holding either the value or an
 // `error` {code, offset}. The codes mirror the Rust crates' errors (docs/bincode.md, "Errors").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Struct fields for the codec: a one-line field list (KEEL_BINCODE_FIELDS), or, without one,
 // aggregate reflection (aggregates of up to 16 fields, none of them a C array).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json documents and the reusable parser.
 #pragma once
 

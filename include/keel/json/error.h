@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json errors: every failure is a value carrying a code, a message and, for parse errors,
 // the byte offset, line and column (both 1-based; the column counts bytes) where it was found.
 #pragma once

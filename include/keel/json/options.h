@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json options: parsing (strict RFC 8259 by default) and writing.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json DOM: an immutable document of 16-byte nodes in document order (docs/json-dom.md)
 // and `value`, a cheap read-only handle to one node.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::json writer: minified or pretty JSON text from a DOM value.
 #pragma once
 

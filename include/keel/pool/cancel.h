@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Cancellation tokens. A cancel_source owns the flag; tokens observe it. A task submitted with a
 // token is skipped if the token is cancelled before the task starts (its future then reports
 // errc::cancelled once a thread reaches the task in its queue, not at cancel()); a running task

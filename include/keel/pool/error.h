@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool errors: an `errc` value for every failure the pool reports, and the exception that
 // carries one when a throwing API (future::get, task_group::wait) has to report it.
 #pragma once

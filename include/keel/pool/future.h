@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool::future<T>: the result of thread_pool::submit. Move-only, single consumer.
 //
 // get() waits, then returns the value, rethrows the task's exception, or throws pool_error with

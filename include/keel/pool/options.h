@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pool configuration, per-submit options and statistics.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Data-parallel loops over a thread_pool. The calling thread takes part; all of them block until
 // every index is done and rethrow the first exception a chunk threw (once one chunk threw, chunks
 // not yet started are skipped). On a pool that has shut down they run on the calling thread.

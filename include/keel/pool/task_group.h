@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool::task_group: fork-join over a thread_pool.
 //
 //   keel::pool::task_group g(pool);

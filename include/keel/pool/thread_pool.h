@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool::thread_pool: a work-stealing pool (see docs/pool.md for the scheduler).
 //
 //   keel::pool::thread_pool p;                       // one worker per CPU we may run on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Calls one function per installed component (use_<component>.cpp); each returns 0 on success.
 #include <cstdio>
 

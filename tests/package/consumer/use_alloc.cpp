@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::alloc from the installed package: the prefixed API without replacing malloc.
 #include <keel/alloc.h>
 

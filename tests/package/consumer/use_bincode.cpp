@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A tiny real use of the installed keel::bincode: a struct encoded as Rust's bincode 2 standard()
 // would, decoded back, and a batch on a keel::pool.
 #include <keel/bincode.h>

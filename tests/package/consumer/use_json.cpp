@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The installed keel::json: parse, read, write.
 #include <keel/json.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keel::pool from an installed package: a future, a task group and a parallel loop.
 #include <keel/pool.h>
 

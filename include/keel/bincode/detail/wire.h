@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the primitives every type's codec is built from — the compile-time wire format
 // (int encoding x byte order), output sinks, the input reader, integers (fixint and varint).
 // Not part of the API; included by codec.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal: the task node every queued unit of work is, and the few out-of-line scheduler entry
 // points the header templates call. Not part of the API; may change without notice.
 #pragma once
