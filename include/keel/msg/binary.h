@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// keel's binary form of a message (docs/msg-format.md): magic "KMSG", a version byte, the header,
+// then the body; little-endian, a type tag before each value, varint lengths. Lossless for every
+// type; a message reads back equal, and writes back to the same bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "keel/msg/error.h"
+#include "keel/msg/message.h"
+#include "keel/msg/value.h"
+
+namespace keel::msg {
+
+// Limits every reader applies (binary, MessagePack, CBOR, JSON, XML).
+struct read_options {
+  std::uint32_t max_depth = 128;                // deepest nesting of maps, arrays and tags
+  std::size_t max_size = std::size_t{1} << 32;  // largest input accepted, in bytes
+};
+
+inline constexpr std::uint8_t kBinaryVersion = 1;
+
+// Writes `m` into `out`, replacing its contents (its capacity is reused).
+void write_binary(const message& m, std::string& out);
+std::string to_binary(const message& m);
+
+// Reads a whole binary message into `out` (its previous contents are dropped).
+error read_binary(bytes_view in, message& out, const read_options& options = {});
+result<message> from_binary(bytes_view in, const read_options& options = {});
+inline result<message> from_binary(std::string_view in, const read_options& options = {}) {
+  return from_binary(bytes_view(reinterpret_cast<const std::uint8_t*>(in.data()), in.size()),
+                     options);
+}
+
+}  // namespace keel::msg

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// keel binary form: the writer (docs/msg-format.md). One pass; a nested map or array gets a
+// 4-byte length placeholder that is filled in once its contents are written.
+#include "keel/msg/binary.h"
+#include "wire.h"
+
+namespace keel::msg {
+
+namespace {
+
+using detail::sink;
+
+void put_text(sink& out, std::string_view s) {
+  std::uint8_t* p = out.room(10 + s.size());
+  p = detail::put_varint(p, s.size());
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  out.advance(p + s.size());
+}
+
+void put_value(sink& out, const value& v);
+
+void put_entries(sink& out, const map& m) {
+  out.put_varint(m.size());
+  for (const auto& e : m) {
+    put_text(out, e.name);
+    put_value(out, e.value);
+  }
+}
+
+template <class T>
+void put_numeric(sink& out, const std::vector<T>& a) {
+  const std::size_t n = a.size() * sizeof(T);
+  std::uint8_t* p = out.room(10 + n);
+  p = detail::put_varint(p, a.size());
+  if (n != 0) std::memcpy(p, a.data(), n);
+  out.advance(p + n);
+}
+
+// Reserves the 4-byte length of a nested map or array; close() fills it in.
+std::size_t open_sized(sink& out, std::uint8_t tag) {
+  std::uint8_t* p = out.room(5);
+  p[0] = tag;
+  out.advance(p + 5);
+  return out.offset();
+}
+void close_sized(sink& out, std::size_t start) {
+  const std::size_t len = out.offset() - start;
+  if (len > UINT32_MAX) throw exception(error{error_code::too_large, start});
+  detail::store(out.at(start - 4), static_cast<std::uint32_t>(len));
+}
+
+void put_value(sink& out, const value& v) {
+  const type t = v.type();
+  switch (t) {
+    case type::null:
+      out.put_byte(detail::kTagNull);
+      return;
+    case type::boolean:
+      out.put_byte(v.as_bool() ? detail::kTagTrue : detail::kTagFalse);
+      return;
+    case type::int8:
+    case type::int16:
+    case type::int32:
+    case type::int64:
+    case type::uint8:
+    case type::uint16:
+    case type::uint32:
+    case type::uint64:
+    case type::float64: {
+      // Little-endian: the low bytes of the 64-bit slot are the value of the narrower types.
+      std::uint8_t* p = out.room(9);
+      p[0] = detail::tag_of(t);
+      detail::store(p + 1, v.as_uint());
+      out.advance(p + 1 + detail::fixed_size(t));
+      return;
+    }
+    case type::float32: {
+      std::uint8_t* p = out.room(5);
+      p[0] = detail::tag_of(t);
+      detail::store(p + 1, v.as_float());
+      out.advance(p + 5);
+      return;
+    }
+    case type::timestamp: {
+      std::uint8_t* p = out.room(13);
+      p[0] = detail::tag_of(t);
+      detail::store(p + 1, v.as_timestamp().seconds);
+      detail::store(p + 9, v.as_timestamp().nanoseconds);
+      out.advance(p + 13);
+      return;
+    }
+    case type::string:
+    case type::bytes:
+      out.put_byte(detail::tag_of(t));
+      put_text(out, v.as_text());
+      return;
+    case type::extension: {
+      std::uint8_t* p = out.room(2);
+      p[0] = detail::tag_of(t);
+      p[1] = static_cast<std::uint8_t>(v.extension_code());
+      out.advance(p + 2);
+      put_text(out, v.as_text());
+      return;
+    }
+    case type::map: {
+      const std::size_t start = open_sized(out, detail::tag_of(t));
+      if (const map* m = v.as_map()) put_entries(out, *m);
+      close_sized(out, start);
+      return;
+    }
+    case type::array: {
+      const std::size_t start = open_sized(out, detail::tag_of(t));
+      const array* a = v.as_array();
+      out.put_varint(a != nullptr ? a->size() : 0);
+      if (a != nullptr)
+        for (const auto& e : *a) put_value(out, e);
+      close_sized(out, start);
+      return;
+    }
+    case type::int32_array:
+      out.put_byte(detail::tag_of(t));
+      if (const auto* a = v.as_numeric<std::int32_t>()) put_numeric(out, *a);
+      return;
+    case type::int64_array:
+      out.put_byte(detail::tag_of(t));
+      if (const auto* a = v.as_numeric<std::int64_t>()) put_numeric(out, *a);
+      return;
+    case type::float32_array:
+      out.put_byte(detail::tag_of(t));
+      if (const auto* a = v.as_numeric<float>()) put_numeric(out, *a);
+      return;
+    case type::float64_array:
+      out.put_byte(detail::tag_of(t));
+      if (const auto* a = v.as_numeric<double>()) put_numeric(out, *a);
+      return;
+    case type::tagged:
+      out.put_byte(detail::tag_of(t));
+      out.put_varint(v.tag());
+      put_value(out, v.tagged_value());
+      return;
+  }
+}
+
+}  // namespace
+
+void write_binary(const message& m, std::string& out) {
+  sink s(out);
+  std::uint8_t* p = s.room(detail::kPreamble);
+  std::memcpy(p, detail::kMagic, 4);
+  p[4] = kBinaryVersion;
+  p[5] = 0;  // flags, none defined
+  s.advance(p + detail::kPreamble);
+  const header& h = m.header;
+  for (const std::string* f :
+       {&h.source_id, &h.source_sub_id, &h.target_id, &h.target_sub_id, &h.type, &h.version})
+    put_text(s, *f);
+  put_entries(s, m.body());
+  s.finish();
+}
+
+std::string to_binary(const message& m) {
+  std::string out;
+  write_binary(m, out);
+  return out;
+}
+
+}  // namespace keel::msg

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Byte-level pieces of keel's binary form: tags, little-endian loads and stores, LEB128 varints,
+// and a growable output buffer over a std::string. Private to keel::msg.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "keel/msg/value.h"
+
+namespace keel::msg::detail {
+
+inline constexpr std::uint8_t kMagic[4] = {'K', 'M', 'S', 'G'};
+inline constexpr std::size_t kPreamble = 6;  // magic, version, flags
+
+// Tags: 0x00 null, 0x01 false, 0x02 true, then type t (int8 .. tagged) as t + 1.
+inline constexpr std::uint8_t kTagNull = 0x00, kTagFalse = 0x01, kTagTrue = 0x02;
+inline constexpr std::uint8_t tag_of(type t) { return static_cast<std::uint8_t>(t) + 1; }
+inline constexpr std::uint8_t kTagMax = tag_of(type::tagged);
+inline constexpr type type_of_tag(std::uint8_t tag) {
+  return tag <= kTagTrue ? (tag == 0 ? type::null : type::boolean) : static_cast<type>(tag - 1);
+}
+// Payload bytes of the fixed-size types (by tag), 0 for the others.
+inline constexpr std::size_t fixed_size(type t) {
+  switch (t) {
+    case type::int8:
+    case type::uint8:
+      return 1;
+    case type::int16:
+    case type::uint16:
+      return 2;
+    case type::int32:
+    case type::uint32:
+    case type::float32:
+      return 4;
+    case type::int64:
+    case type::uint64:
+    case type::float64:
+      return 8;
+    case type::timestamp:
+      return 12;
+    default:
+      return 0;
+  }
+}
+inline constexpr std::size_t element_size(type t) {
+  return t == type::int32_array || t == type::float32_array ? 4 : 8;
+}
+
+static_assert(std::endian::native == std::endian::little, "keel::msg assumes a little-endian host");
+
+template <class T>
+inline T load(const std::uint8_t* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class T>
+inline void store(std::uint8_t* p, T v) noexcept {
+  std::memcpy(p, &v, sizeof v);
+}
+
+inline std::size_t varint_size(std::uint64_t v) noexcept {
+  // 1 + floor(log2(v)) / 7 for v > 0.
+  return 1 + static_cast<std::size_t>((63 - std::countl_zero(v | 1)) / 7);
+}
+inline std::uint8_t* put_varint(std::uint8_t* p, std::uint64_t v) noexcept {
+  while (v >= 0x80) {
+    *p++ = static_cast<std::uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<std::uint8_t>(v);
+  return p;
+}
+// Reads a minimal LEB128 varint of at most 10 bytes; nullptr if it is truncated (at == end),
+// too long, overflows 64 bits or is not minimal (`bad` set for the last three).
+inline const std::uint8_t* get_varint(const std::uint8_t* p, const std::uint8_t* end,
+                                      std::uint64_t& out, bool& bad) noexcept {
+  if (p < end && *p < 0x80) {
+    out = *p;
+    return p + 1;
+  }
+  std::uint64_t v = 0;
+  for (unsigned shift = 0; shift < 70; shift += 7) {
+    if (p == end) return nullptr;
+    const std::uint8_t b = *p++;
+    if (shift == 63 && b > 1) break;
+    v |= std::uint64_t(b & 0x7f) << shift;
+    if (b < 0x80) {
+      if (b == 0 && shift > 0) break;  // not minimal
+      out = v;
+      return p;
+    }
+  }
+  bad = true;
+  return nullptr;
+}
+
+// Appends to a std::string through a raw pointer; room() before each write.
+class sink {
+ public:
+  explicit sink(std::string& out) : out_(out) {
+    out_.clear();
+    if (out_.capacity() < 64) out_.reserve(64);
+    out_.resize(out_.capacity());
+    p_ = base();
+    end_ = p_ + out_.size();
+  }
+  std::uint8_t* room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - p_) < n) grow(n);
+    return p_;
+  }
+  void advance(std::uint8_t* to) noexcept { p_ = to; }
+  std::uint8_t* pos() noexcept { return p_; }
+  std::size_t offset() const noexcept { return static_cast<std::size_t>(p_ - base()); }
+  std::uint8_t* at(std::size_t off) noexcept { return base() + off; }
+  void put(const void* data, std::size_t n) {
+    room(n);
+    std::memcpy(p_, data, n);
+    p_ += n;
+  }
+  void put_byte(std::uint8_t b) {
+    room(1);
+    *p_++ = b;
+  }
+  void put_varint(std::uint64_t v) {
+    room(10);
+    p_ = detail::put_varint(p_, v);
+  }
+  void finish() { out_.resize(offset()); }
+
+ private:
+  std::uint8_t* base() noexcept { return reinterpret_cast<std::uint8_t*>(out_.data()); }
+  const std::uint8_t* base() const noexcept {
+    return reinterpret_cast<const std::uint8_t*>(out_.data());
+  }
+  void grow(std::size_t n) {
+    const std::size_t off = offset();
+    out_.resize(std::max(out_.size() * 2, off + n));
+    p_ = base() + off;
+    end_ = base() + out_.size();
+  }
+  std::string& out_;
+  std::uint8_t* p_ = nullptr;
+  std::uint8_t* end_ = nullptr;
+};
+
+}  // namespace keel::msg::detail

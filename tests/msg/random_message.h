@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// Random messages holding every type (for the round-trip property tests of each form).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "keel/msg.h"
+
+namespace keel::msg::test {
+
+struct random_options {
+  int max_depth = 3;
+  int max_entries = 8;
+  bool nonfinite = true;  // NaN and infinities in floats
+  bool all_types = true;  // false: only the types plain JSON keeps (null, bool, int64,
+                          // uint64 > INT64_MAX, float64, string, map, array)
+  bool duplicate_names = true;
+};
+
+class generator {
+ public:
+  explicit generator(std::uint64_t seed, random_options o = {}) : rng_(seed), o_(o) {}
+
+  message make() {
+    message m;
+    if (o_.all_types) {
+      m.header = {text(), text(), text(), text(), text(), text()};
+    }
+    fill(m, 0);
+    return m;
+  }
+
+  std::string text() {
+    static const char* const kPieces[] = {"a",
+                                          "id",
+                                          "\xc3\xa9",
+                                          "\xe2\x82\xac",
+                                          "\xf0\x9f\x98\x80",
+                                          " ",
+                                          "\"",
+                                          "<",
+                                          "&",
+                                          "\\",
+                                          "/",
+                                          "~",
+                                          "\n",
+                                          "\t",
+                                          "x1",
+                                          ".",
+                                          "-",
+                                          "\x01",
+                                          "]]>",
+                                          "key"};
+    std::string s;
+    const int n = pick(0, 3) == 0 ? pick(0, 40) : pick(0, 6);
+    for (int i = 0; i < n; ++i) s += kPieces[pick(0, 19)];
+    return s;
+  }
+
+  value make_value(int depth) {
+    const int hi = o_.all_types ? kTypeCount - 1 : 7;
+    for (;;) {
+      const int k = pick(0, hi);
+      if (o_.all_types) {
+        const auto t = static_cast<type>(k);
+        if ((t == type::map || t == type::array || t == type::tagged) && depth >= o_.max_depth)
+          continue;
+        return of_type(t, depth);
+      }
+      // The plain JSON types.
+      switch (k) {
+        case 0:
+          return value();
+        case 1:
+          return value(pick(0, 1) == 1);
+        case 2:
+          return value(static_cast<std::int64_t>(bits()));
+        case 3:
+          return value(std::uint64_t{bits() | (std::uint64_t{1} << 63)});
+        case 4: {
+          double d = finite_double();
+          return value(d);
+        }
+        case 5:
+          return value(text());
+        case 6:
+          if (depth >= o_.max_depth) continue;
+          return of_type(type::map, depth);
+        default:
+          if (depth >= o_.max_depth) continue;
+          return of_type(type::array, depth);
+      }
+    }
+  }
+
+  value of_type(type t, int depth) {
+    switch (t) {
+      case type::null:
+        return value();
+      case type::boolean:
+        return value(pick(0, 1) == 1);
+      case type::int8:
+        return value(static_cast<std::int8_t>(bits()));
+      case type::int16:
+        return value(static_cast<std::int16_t>(bits()));
+      case type::int32:
+        return value(static_cast<std::int32_t>(bits()));
+      case type::int64:
+        return value(static_cast<std::int64_t>(bits() >> pick(0, 63)) * (pick(0, 1) ? 1 : -1));
+      case type::uint8:
+        return value(static_cast<std::uint8_t>(bits()));
+      case type::uint16:
+        return value(static_cast<std::uint16_t>(bits()));
+      case type::uint32:
+        return value(static_cast<std::uint32_t>(bits()));
+      case type::uint64:
+        return value(bits() >> pick(0, 63));
+      case type::float32:
+        return value(static_cast<float>(any_double()));
+      case type::float64:
+        return value(any_double());
+      case type::string:
+        return value(text());
+      case type::bytes: {
+        std::string b;
+        const int n = pick(0, 40);
+        for (int i = 0; i < n; ++i) b += static_cast<char>(bits());
+        return value::bytes(b);
+      }
+      case type::timestamp: {
+        const std::int64_t s = static_cast<std::int64_t>(bits()) >> pick(0, 63);
+        const auto ns = static_cast<std::uint32_t>(pick(0, 2) == 0 ? 0 : bits() % 1000000000u);
+        return value(timestamp{s, ns});
+      }
+      case type::extension: {
+        extension e;
+        e.code = static_cast<std::int8_t>(pick(0, 127));
+        const int n = pick(0, 3) == 0 ? pick(0, 300) : pick(0, 17);
+        for (int i = 0; i < n; ++i) e.data.push_back(static_cast<std::uint8_t>(bits()));
+        return value(std::move(e));
+      }
+      case type::map: {
+        map m;
+        fill(m, depth + 1);
+        return value(std::move(m));
+      }
+      case type::array: {
+        array a;
+        const int n = pick(0, o_.max_entries);
+        for (int i = 0; i < n; ++i) a.push_back(make_value(depth + 1));
+        return value(std::move(a));
+      }
+      case type::int32_array:
+        return value(numbers<std::int32_t>());
+      case type::int64_array:
+        return value(numbers<std::int64_t>());
+      case type::float32_array:
+        return value(numbers<float>());
+      case type::float64_array:
+        return value(numbers<double>());
+      case type::tagged: {
+        // Tag numbers CBOR gives no meaning that keel maps to another type.
+        std::uint64_t tag = bits() >> pick(0, 63);
+        if (tag < 64) tag += 64;
+        return value::tagged(tag, make_value(depth + 1));
+      }
+    }
+    return value();
+  }
+
+  void fill(map& m, int depth) {
+    const int n = pick(0, o_.max_entries);
+    for (int i = 0; i < n; ++i) {
+      std::string name = text();
+      if (!o_.duplicate_names) {
+        name += '#';
+        name.append(std::to_string(i));
+      }
+      m.add(name, make_value(depth));
+    }
+  }
+
+  std::uint64_t bits() { return rng_(); }
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+
+ private:
+  template <class T>
+  std::vector<T> numbers() {
+    std::vector<T> v(static_cast<std::size_t>(pick(0, 20)));
+    for (auto& x : v) {
+      if constexpr (std::is_integral_v<T>)
+        x = static_cast<T>(bits());
+      else
+        x = static_cast<T>(any_double());
+    }
+    return v;
+  }
+  double finite_double() {
+    switch (pick(0, 3)) {
+      case 0:
+        return static_cast<double>(pick(-1000, 1000)) / 8.0;
+      case 1:
+        return std::ldexp(static_cast<double>(bits() >> 11), pick(-1074, 960));
+      case 2:
+        return -std::ldexp(static_cast<double>(bits() >> 11), pick(-200, 200));
+      default:
+        return 0.1 * pick(-100, 100);
+    }
+  }
+  double any_double() {
+    if (o_.nonfinite) {
+      switch (pick(0, 12)) {
+        case 0:
+          return std::numeric_limits<double>::quiet_NaN();
+        case 1:
+          return std::numeric_limits<double>::infinity();
+        case 2:
+          return -std::numeric_limits<double>::infinity();
+        case 3:
+          return -0.0;
+        default:
+          break;
+      }
+    }
+    return finite_double();
+  }
+
+  std::mt19937_64 rng_;
+  random_options o_;
+};
+
+}  // namespace keel::msg::test

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// keel::msg::view: lookups over the binary form agree with the decoded message.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "keel/msg.h"
+#include "random_message.h"
+
+namespace keel::msg {
+namespace {
+
+message sample() {
+  message m(header{"svc", "7", "db", "", "query", "2"});
+  m.add("id", std::uint64_t{1} << 40);
+  m.add("name", std::string(60, 'n'));
+  m.add("ratio", 0.25);
+  m.add("ok", true);
+  m.add("when", timestamp{1700000000, 5});
+  m.add("blob", value::bytes(std::string_view("\x00\x01", 2)));
+  m.add("ext", extension{5, {9, 9}});
+  m.add("nested", map{{"a", array{1, "x", map{{"deep", -5}}}}, {"b/c", 1.5f}});
+  m.add("nums", std::vector<double>{1.5, 2.5, 3.5});
+  m.add("tag", value::tagged(1, value(std::int64_t{42})));
+  return m;
+}
+
+TEST(MsgView, FindsWithoutDecoding) {
+  const std::string bytes = to_binary(sample());
+  auto v = view::open(bytes);
+  ASSERT_TRUE(v.ok()) << v.error().to_string();
+  EXPECT_EQ(v->source_id(), "svc");
+  EXPECT_EQ(v->source_sub_id(), "7");
+  EXPECT_EQ(v->target_id(), "db");
+  EXPECT_EQ(v->type(), "query");
+  EXPECT_EQ(v->version(), "2");
+  EXPECT_EQ(v->size(), 10u);
+  EXPECT_EQ(*v->get<std::uint64_t>("id"), std::uint64_t{1} << 40);
+  EXPECT_EQ(v->get<std::uint32_t>("id").code(), error_code::out_of_range);
+  EXPECT_EQ(*v->get<std::string_view>("name"), std::string(60, 'n'));
+  EXPECT_EQ(*v->get<double>("ratio"), 0.25);
+  EXPECT_EQ(*v->get<bool>("ok"), true);
+  EXPECT_EQ(*v->get<timestamp>("when"), (timestamp{1700000000, 5}));
+  EXPECT_EQ(v->get<bytes_view>("blob")->size(), 2u);
+  EXPECT_EQ(v->get<extension_view>("ext")->code, 5);
+  EXPECT_EQ(v->get<int>("missing").code(), error_code::not_found);
+  EXPECT_EQ(v->get<int>("name").code(), error_code::type_mismatch);
+  EXPECT_EQ(*v->find_path("/nested/a/2/deep")->get<int>(), -5);
+  EXPECT_EQ(*v->find_path("/nested/a/1")->get<std::string_view>(), "x");
+  EXPECT_EQ(*v->find_path("/nested/b~1c")->get<float>(), 1.5f);
+  EXPECT_EQ(v->find_path("/nested/a/3").code(), error_code::not_found);
+  auto nums = v->find("nums");
+  EXPECT_EQ(nums->size(), 3u);
+  EXPECT_EQ(*nums->element<double>(2), 3.5);
+  EXPECT_EQ(nums->element<double>(3).code(), error_code::not_found);
+  EXPECT_EQ(nums->element<float>(0).code(), error_code::type_mismatch);
+  auto tag = v->find("tag");
+  EXPECT_EQ(tag->tag_number(), 1u);
+  EXPECT_EQ(*tag->inner()->get<std::int64_t>(), 42);
+  auto nested = v->find("nested")->decode();
+  ASSERT_TRUE(nested.ok());
+  EXPECT_EQ(*nested, *sample().find("nested"));
+}
+
+TEST(MsgView, AgreesWithTheReaderOnRandomMessages) {
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    test::generator g(seed);
+    const message m = g.make();
+    const std::string bytes = to_binary(m);
+    auto v = view::open(bytes);
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->type(), m.header.type);
+    for (const auto& e : m) {
+      auto found = v->find(e.name);
+      ASSERT_TRUE(found.ok()) << seed << " " << e.name;
+      auto decoded = found->decode();
+      ASSERT_TRUE(decoded.ok()) << decoded.error().to_string();
+      EXPECT_EQ(*decoded, *m.find(e.name));
+    }
+  }
+}
+
+TEST(MsgView, DamagedBytesGiveErrorsNotCrashes) {
+  const std::string bytes = to_binary(sample());
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    auto v = view::open(std::string_view(bytes).substr(0, n));
+    if (!v.ok()) {
+      EXPECT_LE(v.error().offset, n);
+      continue;
+    }
+    for (const char* name : {"id", "name", "nested", "nums", "tag", "zzz"}) {
+      auto f = v->find(name);
+      if (f.ok()) (void)f->decode();
+    }
+    (void)v->find_path("/nested/a/2/deep");
+  }
+}
+
+}  // namespace
+}  // namespace keel::msg
