@@ -134,11 +134,12 @@ double median(std::vector<double> v) {
 
 std::vector<record> run_all(const keel::bench::context& ctx) {
   const fs::path self_dir = ctx.self.parent_path();
-  const std::string driver =
-      find_first({self_dir / "keel_alloc_driver", fs::path(KEEL_ALLOC_DRIVER_PATH)});
+  // An installed keel: <libexec>/keel/keel_alloc_driver and <lib>/libkeel_malloc.so relative to
+  // its bin directory; a keel in the build tree: the paths the build gave them.
+  const std::string driver = find_first(
+      {self_dir / KEEL_BIN_TO_LIBEXEC / "keel_alloc_driver", fs::path(KEEL_ALLOC_DRIVER_PATH)});
   const std::string keel_so =
-      find_first({self_dir / "libkeel_malloc.so", self_dir / ".." / "lib" / "libkeel_malloc.so",
-                  fs::path(KEEL_MALLOC_SO_PATH)});
+      find_first({self_dir / KEEL_BIN_TO_LIB / "libkeel_malloc.so", fs::path(KEEL_MALLOC_SO_PATH)});
   std::vector<impl> impls = {
       {"glibc", "", {}, ""},
       {"keel", keel_so, {}, keel_so.empty() ? "libkeel_malloc.so not found" : ""},

@@ -25,7 +25,8 @@ struct record {
   double median_ns = 0;     // per iteration (one operation, as the case defines it)
   std::uint64_t bytes = 0;  // bytes processed per iteration (0: not a bandwidth case)
   std::uint64_t items = 0;  // items per iteration (0: not counted)
-  long peak_rss_kb = 0;     // peak resident set while this impl ran (see docs/bench.md)
+  long peak_rss_kb = 0;     // peak resident set while this impl ran; 0: not measured for this
+                            // case alone (reports show "—"; see docs/bench.md)
   std::string error;        // non-empty when the measurement failed
 };
 
@@ -62,14 +63,24 @@ class suite {
   void add_external(std::string label, external_fn fn) {
     externals_.emplace_back(std::move(label), std::move(fn));
   }
+  // A measurement that cannot be made (e.g. an input file is missing): an error record, so the
+  // report and the summary of `keel bench` show it instead of a silently missing row.
+  void unmeasured(std::string case_name, std::string impl, std::string why) {
+    unmeasured_.push_back({});
+    unmeasured_.back().case_name = std::move(case_name);
+    unmeasured_.back().impl = std::move(impl);
+    unmeasured_.back().error = std::move(why);
+  }
   // A line printed under the suite's table and in the report: flags, what each side does.
   void note(std::string text) { notes_.push_back(std::move(text)); }
 
   const std::vector<entry>& entries() const { return entries_; }
   const std::vector<std::pair<std::string, external_fn>>& externals() const { return externals_; }
   const std::vector<std::string>& notes() const { return notes_; }
+  const std::vector<record>& unmeasured_records() const { return unmeasured_; }
 
  private:
+  std::vector<record> unmeasured_;
   std::vector<entry> entries_;
   std::vector<std::pair<std::string, external_fn>> externals_;
   std::vector<std::string> notes_;
@@ -100,13 +111,36 @@ std::vector<component_result> run(const std::vector<std::string>& components, co
                                   const std::function<void(const std::string&)>& progress);
 
 // Peak RSS bookkeeping for in-process measurements (Linux: /proc/self/clear_refs and VmHWM).
-void reset_peak_rss();
+// reset_peak_rss() returns false when the reset did not take effect (some kernels ignore it):
+// the high-water mark is then the process's, not the case's, and is not reported.
+bool reset_peak_rss();
 long peak_rss_kb();
+
+// What the report says about the run: the machine, the compiler, how busy the host was.
+struct run_info {
+  std::string title;       // e.g. "keel bench, 2026-11-26, keel 0.1.0"
+  std::string cpu;         // /proc/cpuinfo model name
+  std::string cpu_flags;   // the SIMD flags that choose keel's kernels (avx2, avx512bw, ...)
+  std::string compiler;    // the compiler keel and the peers were built with
+  std::string kernel;      // uname -sr
+  int cpus = 0;            // online CPUs
+  double load_start = -1;  // 1-minute load average before the first measurement (-1: unknown)
+  double load_end = -1;    // ... and after the last
+  // The host was busy: other work competed for the CPUs, so times are noisier than usual.
+  bool busy() const;
+};
+run_info describe_machine();  // everything but title and load_end
+double load_average();        // 1-minute load average, -1 when unknown
+
+// Every record with an error (could not be measured), in report order.
+std::vector<const record*> failed_records(const std::vector<component_result>& results);
+// Whether `impl` is one of keel's own rows ("keel", "keel-scalar", "keel-hardened", ...).
+bool is_keel_impl(const std::string& impl);
 
 // Reports (report_*.cpp).
 void print_table(std::FILE* out, const std::vector<component_result>& results);
 std::string to_json(const std::vector<component_result>& results);
-std::string to_html(const std::vector<component_result>& results, const std::string& title);
+std::string to_html(const std::vector<component_result>& results, const run_info& info);
 
 }  // namespace keel::bench
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The HTML report: one self-contained file (inline SVG, inline CSS, no scripts or fonts).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "report_util.h"
@@ -32,42 +33,32 @@ std::string esc(const std::string& s) {
   return out;
 }
 
+enum class kind { peer, variant, floor };
+
+// memcpy and the no-op allocator loop are physical floors, not competitors; "keel-*" rows are
+// keel itself on a forced path or with another setting.
+kind kind_of(const std::string& impl) {
+  if (impl == "memcpy" || impl == "floor" || impl == "noop") return kind::floor;
+  if (is_keel_impl(impl)) return kind::variant;
+  return kind::peer;
+}
+
+const char* css_class(kind k) {
+  switch (k) {
+    case kind::variant:
+      return "bv";
+    case kind::floor:
+      return "bf";
+    default:
+      return "bp";
+  }
+}
+
 struct bar {
   std::string label, text;
-  double value;
-  bool highlight;
+  double value;  // a ratio, > 0
+  kind k;
 };
-
-// Horizontal bar chart; `reference` > 0 draws a dashed line at that value (e.g. ratio 1.0).
-std::string bar_chart(const std::vector<bar>& bars, double reference) {
-  if (bars.empty()) return "";
-  const int label_w = 330, chart_w = 420, text_w = 110, row_h = 20, top = 8;
-  double max_v = reference;
-  for (const bar& b : bars) max_v = std::max(max_v, b.value);
-  if (max_v <= 0) max_v = 1;
-  const int height = top * 2 + row_h * static_cast<int>(bars.size());
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    std::to_string(label_w + chart_w + text_w) + "\" height=\"" +
-                    std::to_string(height) + "\" role=\"img\">\n";
-  int y = top;
-  for (const bar& b : bars) {
-    const int w = std::max(1, static_cast<int>(b.value / max_v * chart_w));
-    svg += "<text x=\"" + std::to_string(label_w - 6) + "\" y=\"" + std::to_string(y + 14) +
-           "\" text-anchor=\"end\" class=\"l\">" + esc(b.label) + "</text>";
-    svg += "<rect x=\"" + std::to_string(label_w) + "\" y=\"" + std::to_string(y + 3) +
-           "\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(row_h - 6) +
-           "\" class=\"" + (b.highlight ? "bk" : "bp") + "\"/>";
-    svg += "<text x=\"" + std::to_string(label_w + w + 4) + "\" y=\"" + std::to_string(y + 14) +
-           "\" class=\"v\">" + esc(b.text) + "</text>\n";
-    y += row_h;
-  }
-  if (reference > 0) {
-    const int x = label_w + static_cast<int>(reference / max_v * chart_w);
-    svg += "<line x1=\"" + std::to_string(x) + "\" y1=\"2\" x2=\"" + std::to_string(x) +
-           "\" y2=\"" + std::to_string(height - 2) + "\" class=\"ref\"/>\n";
-  }
-  return svg + "</svg>\n";
-}
 
 std::string fixed(double v, int digits) {
   char buf[48];
@@ -75,46 +66,130 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+std::string num(double v) { return fixed(v, 1); }
+
+std::string ratio_text(double q) { return fixed(q, q >= 100 ? 0 : 2) + "x"; }
+
+// Horizontal bars on a log scale, each drawn from the 1.0 line (marked): right of it keel is
+// faster, left of it slower. Decade ticks label the axis.
+std::string ratio_chart(const std::vector<bar>& bars) {
+  if (bars.empty()) return "";
+  const double label_w = 330, chart_w = 460, text_w = 70, row_h = 20, top = 8, axis_h = 22;
+  double lo = 1, hi = 1;
+  for (const bar& b : bars) {
+    lo = std::min(lo, b.value);
+    hi = std::max(hi, b.value);
+  }
+  const double dlo = std::floor(std::log10(lo) - 1e-9), dhi = std::ceil(std::log10(hi) + 1e-9);
+  const double span = std::max(1.0, dhi - dlo);
+  auto x_of = [&](double v) { return label_w + (std::log10(v) - dlo) / span * chart_w; };
+  const double rows_h = row_h * static_cast<double>(bars.size());
+  const double height = top + rows_h + axis_h;
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    num(label_w + chart_w + text_w) + "\" height=\"" + num(height) +
+                    "\" role=\"img\">\n";
+  for (double d = dlo; d <= dhi + 1e-9; d += 1) {
+    const double x = x_of(std::pow(10.0, d));
+    svg += "<line x1=\"" + num(x) + "\" y1=\"" + num(top) + "\" x2=\"" + num(x) + "\" y2=\"" +
+           num(top + rows_h) + "\" class=\"grid\"/>";
+    const double v = std::pow(10.0, d);
+    const std::string tick = v >= 1 ? fixed(v, 0) + "x" : fixed(v, static_cast<int>(-d)) + "x";
+    svg += "<text x=\"" + num(x) + "\" y=\"" + num(top + rows_h + 15) +
+           "\" text-anchor=\"middle\" class=\"v\">" + tick + "</text>\n";
+  }
+  const double one = x_of(1.0);
+  double y = top;
+  for (const bar& b : bars) {
+    const double x = x_of(b.value);
+    const double left = std::min(x, one), w = std::max(1.0, std::abs(x - one));
+    svg += "<text x=\"" + num(label_w - 6) + "\" y=\"" + num(y + 14) +
+           "\" text-anchor=\"end\" class=\"l\">" + esc(b.label) + "</text>";
+    svg += "<rect x=\"" + num(left) + "\" y=\"" + num(y + 3) + "\" width=\"" + num(w) +
+           "\" height=\"" + num(row_h - 6) + "\" class=\"" + css_class(b.k) + "\"/>";
+    svg += "<text x=\"" + num(label_w + chart_w + 4) + "\" y=\"" + num(y + 14) + "\" class=\"v\">" +
+           esc(b.text) + "</text>\n";
+    y += row_h;
+  }
+  svg += "<line x1=\"" + num(one) + "\" y1=\"2\" x2=\"" + num(one) + "\" y2=\"" +
+         num(top + rows_h + 4) + "\" class=\"ref\"/>\n";
+  return svg + "</svg>\n";
+}
+
+const char* kStyle =
+    "body{font:14px sans-serif;margin:2em;max-width:1000px;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;"
+    "text-align:right}td:first-child,td:nth-child(2){text-align:left}.l,.v{font:12px sans-serif;"
+    "fill:#222}.bp{fill:#e08a2c}.bv{fill:#2a7ab0}.bf{fill:#9a9a9a}.ref{stroke:#000;"
+    "stroke-width:1.5}.grid{stroke:#ddd}.note{color:#555}.warn{background:#fff3cd;border:1px "
+    "solid #e0b000;padding:.5em 1em}.key{display:inline-block;width:12px;height:12px;"
+    "margin:0 4px 0 12px;vertical-align:middle}dl{display:grid;grid-template-columns:max-content "
+    "auto;gap:2px 12px}dt{font-weight:bold}dd{margin:0}";
+
+std::string machine_section(const run_info& info) {
+  auto load = [](double v) { return v < 0 ? std::string("unknown") : fixed(v, 2); };
+  std::string h = "<dl>";
+  auto row = [&h](const char* k, const std::string& v) {
+    if (!v.empty()) h += "<dt>" + std::string(k) + "</dt><dd>" + esc(v) + "</dd>";
+  };
+  row("CPU", info.cpu + (info.cpus > 0 ? " (" + std::to_string(info.cpus) + " online)" : ""));
+  row("CPU flags", info.cpu_flags);
+  row("compiler", info.compiler);
+  row("kernel", info.kernel);
+  row("load average",
+      "start " + load(info.load_start) + ", end " + load(info.load_end) + " (1 minute)");
+  h += "</dl>\n";
+  if (info.busy()) {
+    h += "<p class=\"warn\">The host was busy (load average " + load(info.load_start) +
+         " at the "
+         "start, " +
+         load(info.load_end) + " at the end, " + std::to_string(info.cpus) +
+         " CPUs): other work competed for the CPUs, so these figures are noisier than usual. "
+         "Ratios from one run, peers interleaved with keel, are still comparable; absolute "
+         "times are not.</p>\n";
+  }
+  return h;
+}
+
+const char* kLegend =
+    "<p>Bars are drawn from the 1.0 line on a log scale: right of it keel is faster, left of it "
+    "slower. <span class=\"key bp\" style=\"background:#e08a2c\"></span>peer "
+    "<span class=\"key bv\" style=\"background:#2a7ab0\"></span>keel's own variant "
+    "(keel-scalar, keel-avx2: a forced kernel; keel-hardened: a setting) "
+    "<span class=\"key bf\" style=\"background:#9a9a9a\"></span>floor (memcpy, no-op "
+    "allocator): the physical limit, a ratio below 1 is expected.</p>\n";
+
 }  // namespace
 
-std::string to_html(const std::vector<component_result>& results, const std::string& title) {
-  std::string h =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) +
-      "</title>\n<style>body{font:14px sans-serif;margin:2em;max-width:1000px;color:#222}"
-      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;"
-      "text-align:right}td:first-child,td:nth-child(2){text-align:left}.l,.v{font:12px sans-serif;"
-      "fill:#222}.bk{fill:#2a7ab0}.bp{fill:#e08a2c}.ref{stroke:#555;stroke-dasharray:4 3}"
-      ".note{color:#555}</style></head><body>\n<h1>" +
-      esc(title) +
-      "</h1>\n"
-      "<p>Ratios are peer median time / keel median time: above 1 means keel is faster. "
-      "Medians over interleaved rounds in one process (allocators: one process each).</p>\n";
+std::string to_html(const std::vector<component_result>& results, const run_info& info) {
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
+                  esc(info.title) + "</title>\n<style>" + kStyle + "</style></head><body>\n<h1>" +
+                  esc(info.title) + "</h1>\n" + machine_section(info) +
+                  "<p>Ratios are other median time / keel median time: above 1 means keel is "
+                  "faster. Medians over interleaved rounds in one process (allocators: one "
+                  "process each, interleaved).</p>\n" +
+                  kLegend;
   for (const component_result& c : results) {
     h += "<h2>" + esc(c.component) + "</h2>\n<p>" + esc(c.description) + "</p>\n";
     const auto groups = detail::group_by_case(c.records);
-    std::vector<bar> ratios, bytes_rates, item_rates;
+    // One kind of chart everywhere: other time / keel time, per kind of row.
+    std::vector<bar> by_kind[3];
     for (const detail::case_group& g : groups) {
       for (const record* r : g.rows) {
-        if (!r->error.empty() || r->median_ns <= 0) continue;
-        const std::string label = g.case_name + " · " + r->impl;
-        if (g.keel) {
-          const double q = detail::ratio_vs_keel(g, *r);
-          if (r != g.keel && q > 0) ratios.push_back({label, fixed(q, 2) + "x", q, q >= 1});
-        } else if (r->bytes) {
-          const double gbs = static_cast<double>(r->bytes) / r->median_ns;
-          bytes_rates.push_back({label, fixed(gbs, 2) + " GB/s", gbs, false});
-        } else if (r->items) {
-          const double ms = static_cast<double>(r->items) * 1e3 / r->median_ns;
-          item_rates.push_back({label, fixed(ms, 1) + " M/s", ms, false});
-        }
+        const double q = detail::ratio_vs_keel(g, *r);
+        if (r == g.keel || q <= 0) continue;
+        const kind k = kind_of(r->impl);
+        by_kind[static_cast<int>(k)].push_back(
+            {g.case_name + " · " + r->impl, ratio_text(q), q, k});
       }
     }
-    if (!ratios.empty()) {
-      h += "<h3>keel vs peers (peer time / keel time)</h3>\n" + bar_chart(ratios, 1.0);
+    const char* titles[3] = {"keel vs peers (peer time / keel time)",
+                             "keel's own variants (variant time / keel time)",
+                             "floors (floor time / keel time)"};
+    for (int k = 0; k < 3; ++k) {
+      if (!by_kind[k].empty())
+        h += "<h3>" + std::string(titles[k]) + "</h3>\n" + ratio_chart(by_kind[k]);
     }
-    if (!bytes_rates.empty()) h += "<h3>bandwidth</h3>\n" + bar_chart(bytes_rates, 0);
-    if (!item_rates.empty()) h += "<h3>throughput</h3>\n" + bar_chart(item_rates, 0);
-    h += "<table><tr><th>case</th><th>impl</th><th>median</th><th>rate</th><th>peer/keel</th>"
+    h += "<table><tr><th>case</th><th>impl</th><th>median</th><th>rate</th><th>other/keel</th>"
          "<th>peak RSS KiB</th></tr>\n";
     for (const detail::case_group& g : groups) {
       for (const record* r : g.rows) {
@@ -122,8 +197,8 @@ std::string to_html(const std::vector<component_result>& results, const std::str
         h += "<tr><td>" + esc(g.case_name) + "</td><td>" + esc(r->impl) + "</td><td>" +
              (r->error.empty() ? detail::format_time(r->median_ns) : "error: " + esc(r->error)) +
              "</td><td>" + detail::format_rate(*r) + "</td><td>" +
-             (q > 0 && r != g.keel ? fixed(q, 2) + "x" : "") + "</td><td>" +
-             std::to_string(r->peak_rss_kb) + "</td></tr>\n";
+             (q > 0 && r != g.keel ? ratio_text(q) : "") + "</td><td>" +
+             (r->peak_rss_kb > 0 ? std::to_string(r->peak_rss_kb) : "\u2014") + "</td></tr>\n";
       }
     }
     h += "</table>\n";

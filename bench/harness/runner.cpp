@@ -69,6 +69,7 @@ component_result run_component(const std::string& component, const context& ctx,
 
   std::vector<std::vector<double>> times(entries.size());
   std::vector<long> rss(entries.size(), 0);
+  std::vector<bool> rss_lost(entries.size(), false);  // some round's reset did not take effect
   std::vector<std::string> errors(entries.size());
   std::vector<bool> wanted(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) wanted[i] = ctx.wants(entries[i].case_name);
@@ -78,10 +79,14 @@ component_result run_component(const std::string& component, const context& ctx,
       progress(component + ": " + entries[i].case_name + " [" + entries[i].impl + "] round " +
                std::to_string(round + 1) + "/" + std::to_string(ctx.rounds));
       capture_reporter rep;
-      reset_peak_rss();
+      const bool reset = reset_peak_rss();
       // Google Benchmark appends "/min_time:...", so match the name up to the first slash.
       benchmark::RunSpecifiedBenchmarks(&rep, "^e" + std::to_string(i) + "(/|$)");
-      rss[i] = std::max(rss[i], peak_rss_kb());
+      if (reset) {
+        rss[i] = std::max(rss[i], peak_rss_kb());
+      } else {
+        rss_lost[i] = true;
+      }
       if (!rep.error.empty()) {
         errors[i] = rep.error;
       } else {
@@ -100,8 +105,13 @@ component_result run_component(const std::string& component, const context& ctx,
     r.median_ns = median(times[i]);
     r.bytes = entries[i].bytes;
     r.items = entries[i].items;
-    r.peak_rss_kb = rss[i];
+    r.peak_rss_kb = rss_lost[i] ? 0 : rss[i];
     r.error = errors[i];
+    result.records.push_back(std::move(r));
+  }
+  for (record r : s.unmeasured_records()) {
+    if (!ctx.wants(r.case_name)) continue;
+    r.component = component;
     result.records.push_back(std::move(r));
   }
   for (const auto& [label, fn] : s.externals()) {
@@ -127,21 +137,46 @@ registration::registration(const char* component, const char* description, suite
 
 const std::vector<registered_suite>& registered_suites() { return suites(); }
 
-void reset_peak_rss() {
-  // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0).
-  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
-    std::fputs("5", f);
-    std::fclose(f);
-  }
-}
+namespace {
 
-long peak_rss_kb() {
+// A field of /proc/self/status in KiB ("VmHWM", "VmRSS"); -1 when absent.
+long status_kb(const char* field) {
   std::ifstream in("/proc/self/status");
   std::string line;
+  const std::string key = std::string(field) + ":";
   while (std::getline(in, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
   }
-  return 0;
+  return -1;
+}
+
+}  // namespace
+
+bool reset_peak_rss() {
+  // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0). Some kernels accept
+  // the write and keep the old mark: then VmHWM stays above VmRSS, and the case's own peak is
+  // unknown.
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool written = std::fputs("5", f) >= 0;
+  if (std::fclose(f) != 0 || !written) return false;
+  const long hwm = status_kb("VmHWM"), rss = status_kb("VmRSS");
+  constexpr long kSlackKb = 512;  // pages touched between the two reads
+  return hwm >= 0 && rss >= 0 && hwm <= rss + kSlackKb;
+}
+
+long peak_rss_kb() { return std::max(0L, status_kb("VmHWM")); }
+
+bool is_keel_impl(const std::string& impl) { return impl == "keel" || impl.starts_with("keel-"); }
+
+std::vector<const record*> failed_records(const std::vector<component_result>& results) {
+  std::vector<const record*> failed;
+  for (const component_result& c : results) {
+    for (const record& r : c.records) {
+      if (!r.error.empty()) failed.push_back(&r);
+    }
+  }
+  return failed;
 }
 
 std::vector<component_result> run(const std::vector<std::string>& components, const context& ctx,

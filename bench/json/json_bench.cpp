@@ -64,7 +64,9 @@ KEEL_BENCH_SUITE(json, "parse to DOM and minified write: keel vs yyjson, simdjso
   for (const char* f : files) {
     auto text = std::make_shared<const std::string>(slurp(ctx.corpus / "json" / f));
     if (text->empty()) {
-      s.note(std::string("missing corpus file json/") + f);
+      s.unmeasured(std::string("parse/") + f, "keel",
+                   "corpus file " + (ctx.corpus / "json" / f).string() +
+                       " missing (keel bench --corpus DIR or KEEL_CORPUS)");
       continue;
     }
     max_input = std::max(max_input, text->size());

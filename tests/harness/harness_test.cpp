@@ -50,6 +50,7 @@ KEEL_BENCH_SUITE(selftest, "harness self-test") {
     r.items = 1;
     return std::vector<kb::record>{r};
   });
+  s.unmeasured("missing", "keel", "no input");
   s.note("a note");
 }
 
@@ -72,17 +73,25 @@ TEST(Harness, RunsEveryEntryInterleavedAndKeepsErrors) {
   auto results = run_selftest();
   ASSERT_EQ(results.size(), 1u);
   const auto& recs = results[0].records;
-  ASSERT_EQ(recs.size(), 4u);
+  ASSERT_EQ(recs.size(), 5u);
   EXPECT_EQ(recs[0].component, "selftest");
   EXPECT_EQ(recs[0].case_name, "spin/short");
   EXPECT_EQ(recs[0].impl, "keel");
   EXPECT_GT(recs[0].median_ns, 0);
   // 1000x the work: a margin no preemption of a 1 ms measurement on a loaded machine closes.
   EXPECT_GT(recs[1].median_ns, recs[0].median_ns);
-  EXPECT_GT(recs[0].peak_rss_kb, 0);
+  // The case's own peak, or 0 ("not measured") where the kernel ignores the high-water reset.
+  if (kb::reset_peak_rss()) {
+    EXPECT_GT(recs[0].peak_rss_kb, 0);
+  } else {
+    EXPECT_EQ(recs[0].peak_rss_kb, 0);
+  }
   EXPECT_EQ(recs[2].error, "deliberate");
-  EXPECT_EQ(recs[3].impl, "other");
+  EXPECT_EQ(recs[3].case_name, "missing");
+  EXPECT_EQ(recs[3].error, "no input");
   EXPECT_EQ(recs[3].component, "selftest");
+  EXPECT_EQ(recs[4].impl, "other");
+  EXPECT_EQ(recs[4].component, "selftest");
   EXPECT_GE(slow_runs, 3);  // once per round at least
   EXPECT_EQ(results[0].notes, std::vector<std::string>{"a note"});
 }
@@ -91,7 +100,7 @@ TEST(Harness, JsonRecordsHaveEveryField) {
   auto results = run_selftest();
   auto doc = nlohmann::json::parse(kb::to_json(results));
   ASSERT_TRUE(doc.is_array());
-  ASSERT_EQ(doc.size(), 4u);
+  ASSERT_EQ(doc.size(), 5u);
   for (const auto& r : doc) {
     for (const char* key :
          {"component", "case", "impl", "median_ns", "bytes", "items", "peak_rss_kb"}) {
@@ -136,7 +145,9 @@ TEST(Harness, HtmlIsSelfContained) {
   c.records = {{"demo", "case/a", "keel", 100, 1000, 0, 10, ""},
                {"demo", "case/a", "peer", 250, 1000, 0, 10, ""},
                {"demo", "floor", "memcpy", 50, 4096, 0, 10, ""}};
-  const std::string html = kb::to_html({c}, "report");
+  kb::run_info info;
+  info.title = "report";
+  const std::string html = kb::to_html({c}, info);
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("2.50x"), std::string::npos);
   EXPECT_NE(html.find("demo&lt;&amp;&gt;"), std::string::npos);
@@ -167,4 +178,61 @@ TEST(Workload, RandomMixedIsDeterministicAndBalanced) {
   EXPECT_GE(min_seen, 16u);
   EXPECT_LE(max_seen, 1024u);
   EXPECT_EQ(run(), a);
+}
+
+TEST(Harness, HtmlDrawsPeersVariantsAndFloorsApartOnALogScale) {
+  kb::component_result c;
+  c.component = "demo";
+  c.records = {{"demo", "case/a", "keel", 100, 1000, 0, 10, ""},
+               {"demo", "case/a", "peer", 10000, 1000, 0, 0, ""},
+               {"demo", "case/a", "keel-scalar", 400, 1000, 0, 0, ""},
+               {"demo", "case/a", "memcpy", 4, 1000, 0, 0, ""},
+               {"demo", "case/b", "keel", 0, 0, 0, 0, "not built"}};
+  kb::run_info info;
+  info.title = "t";
+  info.cpus = 2;
+  info.load_start = 0.1;
+  info.load_end = 1.0;
+  std::string html = kb::to_html({c}, info);
+  // Three charts, one per kind of row, and a legend naming them.
+  EXPECT_NE(html.find("keel vs peers"), std::string::npos);
+  EXPECT_NE(html.find("keel's own variants"), std::string::npos);
+  EXPECT_NE(html.find("floors ("), std::string::npos);
+  EXPECT_NE(html.find("class=\"bv\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"bf\""), std::string::npos);
+  // Log scale: 100x and 0.04x both fit, with decade ticks and the 1.0 line.
+  EXPECT_NE(html.find("0.04x"), std::string::npos);
+  EXPECT_NE(html.find(">0.01x<"), std::string::npos);
+  EXPECT_NE(html.find(">100x<"), std::string::npos);
+  EXPECT_NE(html.find("class=\"ref\""), std::string::npos);
+  // Peak RSS: the case's own figure or a dash, never 0.
+  EXPECT_NE(html.find("<td>10</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>\u2014</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<td>0</td>"), std::string::npos);
+  EXPECT_EQ(html.find("host was busy"), std::string::npos);
+  info.load_start = 1.5;
+  EXPECT_TRUE(info.busy());
+  html = kb::to_html({c}, info);
+  EXPECT_NE(html.find("host was busy"), std::string::npos);
+}
+
+TEST(Harness, FailedRowsAndKeelImpls) {
+  kb::component_result c;
+  c.records = {{"d", "a", "keel", 1, 0, 0, 0, ""},
+               {"d", "a", "peer", 0, 0, 0, 0, "not installed"},
+               {"d", "b", "keel-hardened", 0, 0, 0, 0, "libkeel_malloc.so not found"}};
+  const auto failed = kb::failed_records({c});
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_EQ(failed[0]->impl, "peer");
+  EXPECT_TRUE(kb::is_keel_impl("keel"));
+  EXPECT_TRUE(kb::is_keel_impl("keel-hardened"));
+  EXPECT_FALSE(kb::is_keel_impl("keeler"));
+  EXPECT_FALSE(kb::is_keel_impl("memcpy"));
+}
+
+TEST(Harness, DescribesTheMachine) {
+  const kb::run_info info = kb::describe_machine();
+  EXPECT_GT(info.cpus, 0);
+  EXPECT_FALSE(info.compiler.empty());
+  EXPECT_GE(info.load_start, 0);
 }

@@ -2,6 +2,7 @@
 // keel bench [COMPONENT...] [--quick] [--filter REGEX] [--json FILE] [--html FILE] [--list]
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -27,11 +28,50 @@ struct bench_options {
   std::string json_path, html_path, corpus, filter;
 };
 
-// The corpus: --corpus, else KEEL_CORPUS, else ../shared/corpus beside the source tree.
-std::filesystem::path find_corpus(const std::string& flag) {
+// The corpus: --corpus, else KEEL_CORPUS, else (only for a keel run from its build tree)
+// ../shared/corpus beside the source tree. An installed keel has no source tree to look in.
+std::filesystem::path find_corpus(const std::string& flag, const std::filesystem::path& self) {
   if (!flag.empty()) return flag;
   if (const char* env = std::getenv("KEEL_CORPUS"); env && *env) return env;
-  return std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
+  if (self.parent_path() == std::filesystem::path(KEEL_TOOL_BUILD_DIR)) {
+    return std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
+  }
+  return {};
+}
+
+// Components in registration order, each once, with its suites' descriptions joined.
+std::vector<std::pair<std::string, std::string>> components_listed() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& s : bench::registered_suites()) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == s.component; });
+    if (it == out.end()) {
+      out.emplace_back(s.component, s.description);
+    } else {
+      it->second += "; " + s.description;
+    }
+  }
+  return out;
+}
+
+// The rows that could not be measured, on stderr after the tables. Returns whether one of them
+// is keel's own (then the run failed: the report lacks what it exists to show).
+bool report_failures(const std::vector<bench::component_result>& results) {
+  const auto failed = bench::failed_records(results);
+  if (failed.empty()) return false;
+  bool keel_failed = false;
+  std::fprintf(stderr, "keel bench: %zu row%s could not be measured:\n", failed.size(),
+               failed.size() == 1 ? "" : "s");
+  for (const bench::record* r : failed) {
+    const bool ours = bench::is_keel_impl(r->impl);
+    keel_failed |= ours;
+    std::fprintf(stderr, "  %s %s [%s]%s: %s\n", r->component.c_str(), r->case_name.c_str(),
+                 r->impl.c_str(), ours ? " (keel)" : "", r->error.c_str());
+  }
+  if (keel_failed) {
+    std::fprintf(stderr, "keel bench: keel rows failed; exit status 1\n");
+  }
+  return keel_failed;
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -49,8 +89,8 @@ int run_bench(const bench_options& o) {
   std::set<std::string> known;
   for (const auto& s : bench::registered_suites()) known.insert(s.component);
   if (o.list) {
-    for (const auto& s : bench::registered_suites()) {
-      std::printf("%-10s %s\n", s.component.c_str(), s.description.c_str());
+    for (const auto& [component, description] : components_listed()) {
+      std::printf("%-10s %s\n", component.c_str(), description.c_str());
     }
     return 0;
   }
@@ -64,8 +104,15 @@ int run_bench(const bench_options& o) {
 
   bench::context ctx;
   ctx.quick = o.quick;
-  ctx.corpus = find_corpus(o.corpus);
   ctx.self = std::filesystem::read_symlink("/proc/self/exe");
+  ctx.corpus = find_corpus(o.corpus, ctx.self);
+  if (ctx.corpus.empty()) {
+    std::fprintf(stderr,
+                 "keel bench: no corpus given (--corpus DIR or KEEL_CORPUS); suites that read "
+                 "it report their cases as not measured\n");
+  } else if (std::error_code ec; !std::filesystem::is_directory(ctx.corpus, ec)) {
+    std::fprintf(stderr, "keel bench: corpus %s is not a directory\n", ctx.corpus.c_str());
+  }
   ctx.rounds = o.rounds > 0 ? o.rounds : (o.quick ? 5 : 15);
   ctx.min_time_s = o.min_time > 0 ? o.min_time : (o.quick ? 0.03 : 0.2);
   ctx.filter = o.filter;
@@ -84,43 +131,72 @@ int run_bench(const bench_options& o) {
       std::fprintf(stderr, "%s\n", line.c_str());
     }
   };
+  bench::run_info info = bench::describe_machine();
   std::printf("keel %s bench: %d interleaved rounds, min %.3gs per measurement, corpus %s\n",
-              KEEL_VERSION_STRING, ctx.rounds, ctx.min_time_s, ctx.corpus.c_str());
+              KEEL_VERSION_STRING, ctx.rounds, ctx.min_time_s,
+              ctx.corpus.empty() ? "(none)" : ctx.corpus.c_str());
+  std::printf("machine: %s, %d CPUs [%s], %s, load average %.2f\n", info.cpu.c_str(), info.cpus,
+              info.cpu_flags.c_str(), info.compiler.c_str(), info.load_start);
   std::fflush(stdout);
   const auto results = bench::run(o.components, ctx, progress);
+  info.load_end = bench::load_average();
   if (tty) std::fprintf(stderr, "\r\033[K");
+
+  std::size_t rows = 0;
+  for (const auto& c : results) rows += c.records.size();
+  if (rows == 0) {
+    std::fprintf(stderr, "keel bench: no case %s%s%s (see keel bench --list)\n",
+                 o.filter.empty() ? "was measured" : "matches --filter '", o.filter.c_str(),
+                 o.filter.empty() ? "" : "'");
+    return 2;
+  }
   bench::print_table(stdout, results);
+  if (info.busy()) {
+    std::fprintf(stderr,
+                 "keel bench: the host was busy (load average %.2f at the start, %.2f at the end, "
+                 "%d CPUs): figures are noisier than usual\n",
+                 info.load_start, info.load_end, info.cpus);
+  }
 
   bool ok = true;
   if (!o.json_path.empty()) ok &= write_file(o.json_path, bench::to_json(results));
   if (!o.html_path.empty()) {
     char date[32];
     const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    ok &= write_file(o.html_path, bench::to_html(results, std::string("keel bench, ") + date +
-                                                              ", keel " + KEEL_VERSION_STRING));
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    info.title = std::string("keel bench, ") + date + ", keel " + KEEL_VERSION_STRING;
+    ok &= write_file(o.html_path, bench::to_html(results, info));
   }
-  return ok ? 0 : 2;
+  const bool keel_failed = report_failures(results);
+  if (!ok) return 2;
+  return keel_failed ? 1 : 0;
 }
 
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
   auto opts = std::make_shared<bench_options>();
-  CLI::App* cmd = app.add_subcommand("bench", "Run benchmark suites against the peers");
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Run the benchmark suites against the peers; exit status 1 when a keel row could not be "
+      "measured");
   cmd->add_option("component", opts->components, "Components to run (default: all)");
   cmd->add_flag("--quick", opts->quick, "Fewer rounds and shorter measurements");
   cmd->add_flag("--list", opts->list, "List the registered suites");
-  cmd->add_option("--json", opts->json_path, "Write the records as JSON to FILE");
-  cmd->add_option("--html", opts->html_path, "Write a self-contained HTML report to FILE");
+  cmd->add_option("--json", opts->json_path, "Write the records as JSON to FILE")
+      ->type_name("FILE");
+  cmd->add_option("--html", opts->html_path, "Write a self-contained HTML report to FILE")
+      ->type_name("FILE");
   cmd->add_option("--rounds", opts->rounds, "Interleaved rounds per measurement")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--min-time", opts->min_time, "Minimum seconds per measurement")
       ->check(CLI::Range(0.0, 60.0));
   cmd->add_option("--filter", opts->filter,
-                  "Run only cases whose name (or external suite label) matches this regex");
+                  "Run only cases whose name matches this regex (none matching: exit status 2)")
+      ->type_name("REGEX");
   cmd->add_option("--corpus", opts->corpus,
-                  "Corpus directory (default: KEEL_CORPUS or ../shared/corpus)");
+                  "Corpus directory (default: KEEL_CORPUS; in the build tree ../shared/corpus)")
+      ->type_name("DIR");
   cmd->callback([opts] { exit_status = run_bench(*opts); });
 }
 

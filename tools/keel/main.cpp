@@ -5,7 +5,9 @@
 #include "commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"keel: JSON, allocator, thread pool, bincode and container tools and benchmarks"};
+  // The subcommands describe themselves (keel --help lists them): this line names none, so it
+  // stays true whichever are built.
+  CLI::App app{"keel: command-line tool of the keel C++ library"};
   app.set_version_flag("--version", std::string("keel ") + KEEL_VERSION_STRING);
   app.require_subcommand(1);
 #ifdef KEEL_WITH_BENCH
