@@ -6,7 +6,7 @@ int use_json();
 int use_alloc();
 int use_pool();
 int use_bincode();
-int use_container();
+int use_msg();
 
 int main() {
   int failures = 0;
@@ -23,8 +23,8 @@ int main() {
 #ifdef KEEL_CONSUMER_BINCODE
   failures += use_bincode(), ++used;
 #endif
-#ifdef KEEL_CONSUMER_CONTAINER
-  failures += use_container(), ++used;
+#ifdef KEEL_CONSUMER_MSG
+  failures += use_msg(), ++used;
 #endif
   std::printf("consumer: %d components used, %d failures\n", used, failures);
   return failures == 0 ? 0 : 1;
