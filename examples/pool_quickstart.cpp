@@ -46,8 +46,9 @@ int main() {
 
   // parallel_for splits [begin, end) into chunks; the calling thread helps.
   std::vector<double> squares(1'000'000);
-  keel::pool::parallel_for(pool, 0, squares.size(),
-                           [&](std::size_t i) { squares[i] = static_cast<double>(i) * i; });
+  keel::pool::parallel_for(pool, 0, squares.size(), [&](std::size_t i) {
+    squares[i] = static_cast<double>(i) * static_cast<double>(i);
+  });
   const double sum = std::accumulate(squares.begin(), squares.end(), 0.0);
   std::printf("sum of squares: %.6g\n", sum);
 
