@@ -44,8 +44,8 @@ void run(std::string_view in, parse_options po) {
     auto r = parse(in, po);
     check(r.ok() == ref.ok());
     if (!r.ok()) {
-      check(r.code() == ref.code() && r.err().offset == ref.err().offset);
-      check(r.err().offset <= in.size() && r.err().line >= 1);
+      check(r.code() == ref.code() && r.error().offset == ref.error().offset);
+      check(r.error().offset <= in.size() && r.error().line >= 1);
     } else {
       check(r->root() == ref->root());
     }

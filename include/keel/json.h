@@ -3,7 +3,7 @@
 // immutable compact DOM and a writer.
 //
 //   keel::json::parser p;                      // reuse it: steady-state parses allocate nothing
-//   auto root = p.parse(text);                 // result<value>: check root.ok() / root.err()
+//   auto root = p.parse(text);                 // result<value>: check root.ok() / root.error()
 //   auto name = root->find("name");            // result<value>
 //   std::string_view s = *name->get<std::string_view>();
 //   auto out = keel::json::write(*root, {.pretty = true});

@@ -6,7 +6,7 @@
 
 namespace keel::bincode {
 
-const char* to_string(error_code c) noexcept {
+const char* message(error_code c) noexcept {
   switch (c) {
     case error_code::ok:
       return "ok";
@@ -36,8 +36,8 @@ const char* to_string(error_code c) noexcept {
   return "unknown error";
 }
 
-std::string error::message() const {
-  return std::string(to_string(code)) + " at byte " + std::to_string(offset);
+std::string error::to_string() const {
+  return std::string(message()) + " at byte " + std::to_string(offset);
 }
 
 }  // namespace keel::bincode

@@ -103,7 +103,7 @@ result<std::string_view> writer::write(const value& v) noexcept {
 result<std::string> write(const value& v, const write_options& options) {
   writer w(options);
   auto r = w.write(v);
-  if (!r) return r.err();
+  if (!r) return r.error();
   return std::string(*r);
 }
 

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Names of keel::pool::errc values.
+// Descriptions of keel::pool::error_code values.
 #include "keel/pool/error.h"
 
 namespace keel::pool {
 
-const char* to_string(errc e) noexcept {
+const char* message(error_code e) noexcept {
   switch (e) {
-    case errc::ok:
+    case error_code::ok:
       return "ok";
-    case errc::cancelled:
+    case error_code::cancelled:
       return "cancelled";
-    case errc::shut_down:
+    case error_code::shut_down:
       return "shut down";
-    case errc::would_deadlock:
+    case error_code::would_deadlock:
       return "would deadlock";
-    case errc::no_state:
+    case error_code::no_state:
       return "no state";
   }
   return "unknown";

@@ -363,21 +363,21 @@ void scheduler::release_slot(int slot) noexcept {
 
 // Like a worker's local push: the holder waits for its group and pops its own deque there, so a
 // task cannot be lost if a sleeping worker misses it for a moment.
-errc scheduler::push_slot(int slot, task_node* t) noexcept {
+error_code scheduler::push_slot(int slot, task_node* t) noexcept {
   if (state_.load(std::memory_order_acquire) != running) {
-    return errc::shut_down;
+    return error_code::shut_down;
   }
   if (!make_room(slots_[slot].deque, 1)) {  // no memory for a larger ring: the workers take it
     if (!enqueue_external(t, t, 1, priority::normal)) {  // from the shared queue
-      return errc::shut_down;
+      return error_code::shut_down;
     }
     notify_new_work();
-    return errc::ok;
+    return error_code::ok;
   }
   bump(slots_[slot].stats.submitted);
   slots_[slot].deque.push(t);
   notify_local_work();
-  return errc::ok;
+  return error_code::ok;
 }
 
 void scheduler::run_task(task_node* t, counters* c) noexcept {
@@ -686,17 +686,17 @@ bool scheduler::enqueue_external(task_node* first, task_node* last, std::size_t 
   return inject_[static_cast<int>(p)].push_external(first, last, n, state_);
 }
 
-errc scheduler::push(task_node* t, priority p) noexcept {
+error_code scheduler::push(task_node* t, priority p) noexcept {
   if (worker* w = current_worker()) {
     if (state_.load(std::memory_order_acquire) >= stopping) {
-      return errc::shut_down;
+      return error_code::shut_down;
     }
     bump(w->stats.submitted);
     if (p == priority::normal) {
       try {
         w->deque.push(t);
         notify_local_work();
-        return errc::ok;
+        return error_code::ok;
       } catch (...) {  // no memory for a larger ring: the shared queue needs none
       }
     }
@@ -705,11 +705,11 @@ errc scheduler::push(task_node* t, priority p) noexcept {
     const lane_push l =
         p == priority::normal && light_push_ ? push_lane(&t, 1) : lane_push::unavailable;
     if (l == lane_push::refused || (l == lane_push::unavailable && !enqueue_external(t, t, 1, p))) {
-      return errc::shut_down;
+      return error_code::shut_down;
     }
   }
   notify_new_work();
-  return errc::ok;
+  return error_code::ok;
 }
 
 // The push is a plain store (no fence), which a sleeper's os::heavy_fence() orders before the
@@ -743,14 +743,14 @@ scheduler::lane_push scheduler::push_lane(task_node* const* ts, std::size_t n) n
   return lane_push::pushed;
 }
 
-errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
+error_code scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
   if (n == 0) {
-    return state_.load(std::memory_order_acquire) == running ? errc::ok : errc::shut_down;
+    return state_.load(std::memory_order_acquire) == running ? error_code::ok : error_code::shut_down;
   }
   worker* w = current_worker();
   if (w && p == priority::normal && make_room(w->deque, n)) {
     if (state_.load(std::memory_order_acquire) >= stopping) {
-      return errc::shut_down;
+      return error_code::shut_down;
     }
     bump(w->stats.submitted, n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -760,7 +760,7 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
     const lane_push l =
         !w && p == priority::normal && light_push_ ? push_lane(ts, n) : lane_push::unavailable;
     if (l == lane_push::refused) {
-      return errc::shut_down;
+      return error_code::shut_down;
     }
     if (l == lane_push::unavailable) {
       for (std::size_t i = 0; i + 1 < n; ++i) {
@@ -768,12 +768,12 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
       }
       if (w) {
         if (state_.load(std::memory_order_acquire) >= stopping) {
-          return errc::shut_down;
+          return error_code::shut_down;
         }
         bump(w->stats.submitted, n);
         inject_[static_cast<int>(p)].push_chain(ts[0], ts[n - 1], n);
       } else if (!enqueue_external(ts[0], ts[n - 1], n, p)) {
-        return errc::shut_down;
+        return error_code::shut_down;
       }
     }
   }
@@ -789,7 +789,7 @@ errc scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexc
       sleepers_.load(std::memory_order_seq_cst) != 0) {
     wake_one();
   }
-  return errc::ok;
+  return error_code::ok;
 }
 
 void scheduler::report_detached_exception(const std::exception_ptr& e) noexcept {
@@ -846,19 +846,19 @@ void scheduler::signal_idle_waiters() noexcept {
   os::futex_wake(idle_epoch_, INT_MAX);
 }
 
-errc scheduler::wait_idle() noexcept {
+error_code scheduler::wait_idle() noexcept {
   if (current_worker()) {
-    return errc::would_deadlock;
+    return error_code::would_deadlock;
   }
   for (;;) {
     if (is_idle()) {
-      return errc::ok;
+      return error_code::ok;
     }
     idle_waiters_.fetch_add(1, std::memory_order_seq_cst);
     const std::uint32_t epoch = idle_epoch_.load(std::memory_order_seq_cst);
     if (is_idle()) {
       idle_waiters_.fetch_sub(1, std::memory_order_seq_cst);
-      return errc::ok;
+      return error_code::ok;
     }
     // The timeout bounds the delay if a finishing thread's signal raced with this check.
     os::futex_wait(idle_epoch_, epoch, 2000000);
@@ -884,13 +884,13 @@ void scheduler::flush_submitters() noexcept {
   }
 }
 
-errc scheduler::shutdown(bool now) noexcept {
+error_code scheduler::shutdown(bool now) noexcept {
   if (current_worker()) {
-    return errc::would_deadlock;
+    return error_code::would_deadlock;
   }
   std::lock_guard<std::mutex> guard(shutdown_mu_);
   if (joined_) {
-    return errc::ok;
+    return error_code::ok;
   }
   if (now) {
     std::uint32_t s = state_.load(std::memory_order_seq_cst);
@@ -930,7 +930,7 @@ errc scheduler::shutdown(bool now) noexcept {
     os::yield();
   }
   joined_ = true;
-  return errc::ok;
+  return error_code::ok;
 }
 
 pool_stats scheduler::stats() const noexcept {
@@ -961,8 +961,8 @@ pool_stats scheduler::stats() const noexcept {
 
 // ---- entry points for the header templates ---------------------------------------------------
 
-errc push(scheduler* s, task_node* t, priority p) noexcept { return s->push(t, p); }
-errc push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept {
+error_code push(scheduler* s, task_node* t, priority p) noexcept { return s->push(t, p); }
+error_code push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept {
   return s->push_bulk(ts, n, p);
 }
 void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, bool help,
@@ -971,7 +971,7 @@ void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, boo
 }
 int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
 void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
-errc push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
+error_code push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
 bool local_queue_empty(const scheduler* s, int slot) noexcept { return s->local_queue_empty(slot); }
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept {

@@ -73,21 +73,21 @@ class scheduler {
 
   std::size_t size() const noexcept { return workers_.size(); }
 
-  errc push(task_node* t, priority p) noexcept;
-  errc push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept;
+  error_code push(task_node* t, priority p) noexcept;
+  error_code push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept;
   void wait_word(std::atomic<std::uint32_t>& word, done_fn done, bool help, int slot) noexcept;
   int claim_slot() noexcept;
   void release_slot(int slot) noexcept;
-  errc push_slot(int slot, task_node* t) noexcept;
+  error_code push_slot(int slot, task_node* t) noexcept;
   void notify_waiters() noexcept;
   bool local_queue_empty(int slot) const noexcept;
   void report_detached_exception(const std::exception_ptr& e) noexcept;
 
-  errc wait_idle() noexcept;
+  error_code wait_idle() noexcept;
   void pause() noexcept;
   void resume() noexcept;
   bool paused() const noexcept { return paused_.load(std::memory_order_acquire); }
-  errc shutdown(bool now) noexcept;
+  error_code shutdown(bool now) noexcept;
   pool_stats stats() const noexcept;
   // The calling thread's worker if it is one of ours, else nullptr.
   worker* current_worker() const noexcept {

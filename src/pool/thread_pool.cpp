@@ -24,7 +24,7 @@ thread_pool::thread_pool(std::size_t n) : thread_pool(with_threads(n)) {}
 thread_pool::thread_pool(const pool_options& options) : sched_(new detail::scheduler(options)) {}
 
 thread_pool::~thread_pool() {
-  if (sched_->shutdown(false) == errc::would_deadlock) {
+  if (sched_->shutdown(false) == error_code::would_deadlock) {
     // Destroyed by one of its own tasks, which cannot wait for itself: a thread outside the pool
     // drains it, joins its workers (after this task has returned) and frees it.
     detail::scheduler* s = sched_;
@@ -53,12 +53,12 @@ std::size_t thread_pool::default_threads() noexcept {
   return env ? env : detail::os::affinity_cpus();
 }
 
-errc thread_pool::wait_idle() noexcept { return sched_->wait_idle(); }
+error_code thread_pool::wait_idle() noexcept { return sched_->wait_idle(); }
 void thread_pool::pause() noexcept { sched_->pause(); }
 void thread_pool::resume() noexcept { sched_->resume(); }
 bool thread_pool::paused() const noexcept { return sched_->paused(); }
-errc thread_pool::shutdown() noexcept { return sched_->shutdown(false); }
-errc thread_pool::shutdown_now() noexcept { return sched_->shutdown(true); }
+error_code thread_pool::shutdown() noexcept { return sched_->shutdown(false); }
+error_code thread_pool::shutdown_now() noexcept { return sched_->shutdown(true); }
 pool_stats thread_pool::stats() const noexcept { return sched_->stats(); }
 bool thread_pool::on_worker() const noexcept { return sched_->current_worker() != nullptr; }
 

@@ -45,7 +45,7 @@ void contiguous_round_trip(Exec&& exec, const kb::config& c) {
   std::vector<order> back;
   st = kb::decode_batch(exec, std::span<const std::uint8_t>(out.data(), out.size()), offsets, back,
                         c);
-  ASSERT_TRUE(st.ok()) << st.error.message();
+  ASSERT_TRUE(st.ok()) << st.error.to_string();
   EXPECT_EQ(back, orders);
 }
 

@@ -58,7 +58,7 @@ void check_encode(std::size_t n) {
       out.reserve(want.size() + extra);
       out.assign(3, 0xAB);  // old contents are replaced
       auto r = kb::encode(v, out, c);
-      ASSERT_TRUE(r.ok()) << r.error().message();
+      ASSERT_TRUE(r.ok()) << r.error().to_string();
       EXPECT_EQ(*r, want.size());
       EXPECT_EQ(bytes(out.begin(), out.end()), want) << n;
       // A span of the same elements, and a std::vector<uint8_t> output (zero-filling allocator).
@@ -297,7 +297,7 @@ TEST(BincodeResult, SizeResultIsOneWordAndRoundTrips) {
       EXPECT_FALSE(r.ok());
       EXPECT_FALSE(static_cast<bool>(r));
       EXPECT_EQ(r.error(), e);
-      EXPECT_THROW((void)r.value(), kb::bincode_error);
+      EXPECT_THROW((void)r.value(), kb::exception);
     }
   }
   // Through the API: a truncated input reports where the bytes were missing.

@@ -62,7 +62,7 @@ struct typed_checker final : checker {
     T fresh{};
     auto r = kb::decode_into(fresh, b, c);
     if (f.kind == "V") {
-      if (!r) return "decode failed: " + r.error().message();
+      if (!r) return "decode failed: " + r.error().to_string();
       if (*r != b.size())
         return "decoded " + std::to_string(*r) + " of " + std::to_string(b.size()) + " bytes";
       if (show(fresh) != f.text) return "value " + show(fresh) + " != " + std::string(f.text);
@@ -71,7 +71,7 @@ struct typed_checker final : checker {
       if (kb::encoded_size(fresh, c) != b.size())
         return "encoded_size " + std::to_string(kb::encoded_size(fresh, c));
       auto e = kb::encode_to_vector(fresh, c);
-      if (!e) return "encode failed: " + e.error().message();
+      if (!e) return "encode failed: " + e.error().to_string();
       if (*e != b) return "re-encoded " + hex(*e);
       return "";
     }
@@ -80,7 +80,7 @@ struct typed_checker final : checker {
       if (r) return "accepted bytes Rust rejects (" + std::string(f.text) + "): " + show(fresh);
       return "";
     }
-    if (!r) return "rejected bytes Rust accepts: " + r.error().message();
+    if (!r) return "rejected bytes Rust accepts: " + r.error().to_string();
     if (f.used != "-" && std::to_string(*r) != f.used)
       return "used " + std::to_string(*r) + " bytes, Rust " + std::string(f.used);
     if (show(fresh) != f.text) return "value " + show(fresh) + " != " + std::string(f.text);
@@ -157,7 +157,7 @@ int emit(const char* path, std::size_t per_type) {
         gen(r, v, 0);
         auto e = kb::encode_to_vector(v, c.cfg);
         if (!e) {
-          std::fprintf(stderr, "encode %s failed: %s\n", name, e.error().message().c_str());
+          std::fprintf(stderr, "encode %s failed: %s\n", name, e.error().to_string().c_str());
           std::exit(1);
         }
         out << "V " << c.name << ' ' << name << ' ' << hex(*e) << ' ' << show(v) << '\n';

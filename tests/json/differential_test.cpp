@@ -152,7 +152,7 @@ TEST_P(Differential, GeneratedDocumentsSameValues) {
     const bool ascii = i % 2 == 0;
     const std::string text = i % 3 == 0 ? doc.dump(2, ' ', ascii) : doc.dump(-1, ' ', ascii);
     auto r = p.parse(text);
-    ASSERT_TRUE(r.ok()) << text << "\n" << r.err().to_string();
+    ASSERT_TRUE(r.ok()) << text << "\n" << r.error().to_string();
     ASSERT_TRUE(same(*r, nl::parse(text))) << text;
     // And keel's own output reads the same in nlohmann.
     auto out = write(*r);

@@ -21,7 +21,7 @@ const char* kDoc = R"({
 
 document doc() {
   auto r = parse(kDoc);
-  EXPECT_TRUE(r.ok()) << r.err().to_string();
+  EXPECT_TRUE(r.ok()) << r.error().to_string();
   return std::move(*r);
 }
 
@@ -215,7 +215,7 @@ TEST(Dom, NoEscapeFlagUnderEveryParseOption) {
       parse_options po = opts[o];
       po.isa = which;
       auto d = parse(o == 8 ? lax : strict, po);
-      ASSERT_TRUE(d.ok()) << d.err().to_string() << " option " << o << " " << isa_name(which);
+      ASSERT_TRUE(d.ok()) << d.error().to_string() << " option " << o << " " << isa_name(which);
       const value root = d->root();
       const detail::node* n = root.node_ptr();
       const char* s = root.string_area();

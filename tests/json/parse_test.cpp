@@ -165,7 +165,7 @@ TEST_P(Parse, Literals) {
 
 TEST_P(Parse, Strings) {
   auto r = p(R"("a\"b\\c\/d\be\ff\ng\rh\ti\u0041\u00e9\u20ac\ud83d\ude00")");
-  ASSERT_TRUE(r.ok()) << r.err().to_string();
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(*r->root().get<std::string_view>(),
             "a\"b\\c/d\be\ff\ng\rh\tiA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
   EXPECT_EQ(code(R"("\x")"), error_code::invalid_escape);
@@ -260,7 +260,7 @@ TEST_P(Parse, Utf8ErrorAtEveryPosition) {
         s += "\"";
         auto r = p(s);
         ASSERT_EQ(r.code(), error_code::invalid_utf8) << at << " " << ::testing::PrintToString(s);
-        ASSERT_EQ(r.err().offset, at) << ::testing::PrintToString(s);
+        ASSERT_EQ(r.error().offset, at) << ::testing::PrintToString(s);
         // A control character in the same or a later block: the earlier error is reported.
         for (std::size_t ctl : {at - 1, at + std::string_view(b).size(), at + 70}) {
           if (ctl <= std::string_view(lead).size()) continue;
@@ -269,7 +269,7 @@ TEST_P(Parse, Utf8ErrorAtEveryPosition) {
           auto q = p(c);
           ASSERT_EQ(q.code(), ctl < at ? error_code::control_character : error_code::invalid_utf8)
               << at << " " << ctl;
-          ASSERT_EQ(q.err().offset, std::min(ctl, at)) << at << " " << ctl;
+          ASSERT_EQ(q.error().offset, std::min(ctl, at)) << at << " " << ctl;
         }
       }
       // Valid sequences at the same position: accepted, the string kept.
@@ -306,14 +306,14 @@ TEST_P(Parse, ErrorPositions) {
   auto r = p("{\n  \"a\": [1, 2,\n        x]\n}");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.code(), error_code::unexpected_character);
-  EXPECT_EQ(r.err().line, 3u);
-  EXPECT_EQ(r.err().column, 9u);
-  EXPECT_EQ(r.err().offset, 24u);
-  EXPECT_EQ(r.err().to_string(), "3:9: unexpected character");
+  EXPECT_EQ(r.error().line, 3u);
+  EXPECT_EQ(r.error().column, 9u);
+  EXPECT_EQ(r.error().offset, 24u);
+  EXPECT_EQ(r.error().to_string(), "3:9: unexpected character");
   auto u = p("[\"ok\",\n\"\xff\"]");
   EXPECT_EQ(u.code(), error_code::invalid_utf8);
-  EXPECT_EQ(u.err().line, 2u);
-  EXPECT_EQ(u.err().column, 2u);
+  EXPECT_EQ(u.error().line, 2u);
+  EXPECT_EQ(u.error().column, 2u);
 }
 
 TEST_P(Parse, Depth) {
@@ -336,7 +336,7 @@ TEST_P(Parse, Depth) {
 TEST_P(Parse, Options) {
   opt.allow_comments = true;
   auto c = p("// lead\n[1, /* two */ 2 /* \n */, \"//not\" ] // end");
-  ASSERT_TRUE(c.ok()) << c.err().to_string();
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_EQ(c->root().size(), 3u);
   EXPECT_EQ(*c->root().at(2)->get<std::string_view>(), "//not");
   EXPECT_EQ(code("[1 /* open"), error_code::unterminated_comment);
@@ -345,8 +345,8 @@ TEST_P(Parse, Options) {
   {
     auto bad = p("[1] /* ok \xff */");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.err().code, error_code::invalid_utf8);
-    EXPECT_EQ(bad.err().offset, 10u);
+    EXPECT_EQ(bad.error().code, error_code::invalid_utf8);
+    EXPECT_EQ(bad.error().offset, 10u);
   }
   EXPECT_EQ(code("[1] // \xed\xa0\x80"), error_code::invalid_utf8);  // a surrogate
   EXPECT_EQ(code("[1] /* \xc3 */"), error_code::invalid_utf8);       // cut short
@@ -370,7 +370,7 @@ TEST_P(Parse, Options) {
   EXPECT_FALSE(p("]").ok());
   EXPECT_FALSE(p("1,]").ok());
   auto t = p("{\"a\":[1,[],[2,],{\"b\":{},},],\"c\":3,}");
-  ASSERT_TRUE(t.ok()) << t.err().to_string();
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
   EXPECT_EQ(t->root().size(), 2u);
   EXPECT_EQ(t->root().find("a")->size(), 4u);
   EXPECT_EQ(t->root().find("a")->at(2)->size(), 1u);
@@ -379,7 +379,7 @@ TEST_P(Parse, Options) {
 
   opt.allow_nan_inf = true;
   auto n = p("[NaN, Infinity, -Infinity, 1]");
-  ASSERT_TRUE(n.ok()) << n.err().to_string();
+  ASSERT_TRUE(n.ok()) << n.error().to_string();
   EXPECT_TRUE(std::isnan(*n->root().at(0)->get<double>()));
   EXPECT_EQ(*n->root().at(1)->get<double>(), std::numeric_limits<double>::infinity());
   EXPECT_EQ(*n->root().at(2)->get<double>(), -std::numeric_limits<double>::infinity());
@@ -387,7 +387,7 @@ TEST_P(Parse, Options) {
 
   opt.allow_bom = true;
   auto b = p("\xef\xbb\xbf{\"a\":\nx}");
-  EXPECT_EQ(b.err().offset, 9u);  // offsets count the BOM
+  EXPECT_EQ(b.error().offset, 9u);  // offsets count the BOM
   EXPECT_TRUE(p("\xef\xbb\xbf[]").ok());
   opt.allow_bom = false;
 
@@ -395,7 +395,7 @@ TEST_P(Parse, Options) {
   parser ps(opt);
   const std::string two = "{\"a\":1} [2] 3 \"unterminated";
   auto first = ps.parse(two);
-  ASSERT_TRUE(first.ok()) << first.err().to_string();
+  ASSERT_TRUE(first.ok()) << first.error().to_string();
   EXPECT_EQ(ps.consumed(), 7u);
   auto second = ps.parse(two.substr(8));
   ASSERT_TRUE(second.ok());
@@ -412,7 +412,7 @@ TEST_P(Parse, LargeStringsAndDocuments) {
   std::string body;
   for (int i = 0; i < 100000; ++i) body += (i % 1000 == 0) ? "\\n\\u00e9" : "abcdefghij";
   auto r = p("[\"" + body + "\"]");
-  ASSERT_TRUE(r.ok()) << r.err().to_string();
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
   const std::string_view s = *r->root().at(0)->get<std::string_view>();
   EXPECT_EQ(s.size(), 99900u * 10 + 100u * 3);
   EXPECT_EQ(s.substr(0, 4),
@@ -535,7 +535,7 @@ TEST(Utf8Kernels, AgreeWithScalar) {
     for (isa k : vector_isas) {
       const auto r = parse(text, parse_options{.isa = k});
       ASSERT_EQ(r.code(), ref.code()) << isa_name(k) << " " << ::testing::PrintToString(text);
-      ASSERT_EQ(r.err().offset, ref.err().offset)
+      ASSERT_EQ(r.error().offset, ref.error().offset)
           << isa_name(k) << " " << ::testing::PrintToString(text);
     }
   };

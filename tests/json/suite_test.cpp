@@ -29,9 +29,9 @@ void check_round_trip(const value& v, const std::string& name) {
     write_options wo;
     wo.pretty = pretty;
     auto text = write(v, wo);
-    ASSERT_TRUE(text.ok()) << name << ": " << text.err().message();
+    ASSERT_TRUE(text.ok()) << name << ": " << text.error().message();
     auto again = parse(*text);
-    ASSERT_TRUE(again.ok()) << name << ": rewritten text rejected: " << again.err().to_string()
+    ASSERT_TRUE(again.ok()) << name << ": rewritten text rejected: " << again.error().to_string()
                             << "\n"
                             << *text;
     EXPECT_TRUE(again->root() == v) << name << ": round trip differs:\n" << *text;
@@ -51,15 +51,15 @@ TEST_P(Suite, TestParsing) {
     switch (name[0]) {
       case 'y':
         ++y;
-        EXPECT_TRUE(r.ok()) << name << " rejected: " << r.err().to_string();
+        EXPECT_TRUE(r.ok()) << name << " rejected: " << r.error().to_string();
         if (r.ok()) check_round_trip(*r, name);
         break;
       case 'n':
         ++n;
         EXPECT_FALSE(r.ok()) << name << " accepted";
         if (!r.ok()) {
-          EXPECT_LE(r.err().offset, text.size()) << name;
-          EXPECT_GE(r.err().line, 1u) << name;
+          EXPECT_LE(r.error().offset, text.size()) << name;
+          EXPECT_GE(r.error().line, 1u) << name;
         }
         break;
       default:
@@ -81,7 +81,7 @@ TEST_P(Suite, CorpusRoundTrip) {
     if (f.extension() != ".json") continue;
     const std::string text = slurp(f);
     auto r = p.parse(text);
-    ASSERT_TRUE(r.ok()) << f << ": " << r.err().to_string();
+    ASSERT_TRUE(r.ok()) << f << ": " << r.error().to_string();
     check_round_trip(*r, f.filename().string());
     ++seen;
   }
@@ -98,7 +98,7 @@ TEST_P(Suite, NdjsonStopAfterFirst) {
   std::size_t pos = 0, docs = 0;
   while (pos < text.size() && docs < 200) {
     auto r = p.parse(text.data() + pos, text.size() - pos);
-    ASSERT_TRUE(r.ok()) << "document " << docs << ": " << r.err().to_string();
+    ASSERT_TRUE(r.ok()) << "document " << docs << ": " << r.error().to_string();
     ASSERT_TRUE(r->is_array());  // each line is one array
     pos += p.consumed();
     while (pos < text.size() && (text[pos] == '\n' || text[pos] == '\r')) ++pos;
@@ -124,7 +124,7 @@ TEST(SuiteKernels, SameDomOnEveryIsa) {
       ASSERT_EQ(r.ok(), ref.ok()) << f << " on " << isa_name(k);
       if (!r.ok()) {
         EXPECT_EQ(r.code(), ref.code()) << f << " on " << isa_name(k);
-        EXPECT_EQ(r.err().offset, ref.err().offset) << f << " on " << isa_name(k);
+        EXPECT_EQ(r.error().offset, ref.error().offset) << f << " on " << isa_name(k);
         continue;
       }
       EXPECT_TRUE(r->root() == ref->root()) << f << " on " << isa_name(k);

@@ -24,7 +24,7 @@ document parsed(const char* name, const parse_options& o = {}) {
   const std::string text = file(name);
   EXPECT_FALSE(text.empty()) << name;
   auto r = parse(text, o);
-  EXPECT_TRUE(r.ok()) << name << ": " << r.err().to_string();
+  EXPECT_TRUE(r.ok()) << name << ": " << r.error().to_string();
   return r.ok() ? std::move(*r) : document();
 }
 
@@ -136,7 +136,7 @@ TEST(Transform, Strings) {
     auto r = parse(file(name));
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_EQ(r.code(), error_code::invalid_utf8) << name;
-    EXPECT_EQ(r.err().offset, 2u) << name;
+    EXPECT_EQ(r.error().offset, 2u) << name;
     parse_options keep;
     keep.allow_invalid_utf8 = true;
     auto d = parsed(name, keep);

@@ -23,7 +23,7 @@ using namespace keel::json;
 
 std::string w(std::string_view in, write_options o = {}, parse_options po = {}) {
   auto d = parse(in, po);
-  EXPECT_TRUE(d.ok()) << in << ": " << d.err().to_string();
+  EXPECT_TRUE(d.ok()) << in << ": " << d.error().to_string();
   auto r = write(d->root(), o);
   EXPECT_TRUE(r.ok()) << in;
   return r.ok() ? *r : std::string();
@@ -219,7 +219,7 @@ void expect_doubles_match(const std::vector<double>& ds, isa which) {
   }
   text.back() = ']';
   auto doc = parse(text);
-  ASSERT_TRUE(doc.ok()) << doc.err().to_string();
+  ASSERT_TRUE(doc.ok()) << doc.error().to_string();
   writer wr({.isa = which});
   auto out = wr.write(doc->root());
   ASSERT_TRUE(out.ok());

@@ -39,7 +39,7 @@ TEST(PoolFuture, VoidAndMoveOnlyResults) {
 TEST(PoolFuture, ExceptionPropagatesToGet) {
   kp::thread_pool p(1);
   auto f = p.submit([]() -> int { throw std::runtime_error("boom"); });
-  EXPECT_EQ(f.status(), kp::errc::ok);  // it ran
+  EXPECT_EQ(f.status(), kp::error_code::ok);  // it ran
   try {
     f.get();
     FAIL() << "expected an exception";
@@ -52,12 +52,12 @@ TEST(PoolFuture, EmptyFutureReportsNoState) {
   kp::future<int> f;
   EXPECT_FALSE(f.valid());
   EXPECT_FALSE(f.ready());
-  EXPECT_EQ(f.status(), kp::errc::no_state);
+  EXPECT_EQ(f.status(), kp::error_code::no_state);
   try {
     f.get();
     FAIL();
-  } catch (const kp::pool_error& e) {
-    EXPECT_EQ(e.code(), kp::errc::no_state);
+  } catch (const kp::exception& e) {
+    EXPECT_EQ(e.code(), kp::error_code::no_state);
   }
 }
 
@@ -108,10 +108,10 @@ TEST(PoolDetach, RunsAndReportsExceptionsToHandler) {
   kp::thread_pool p(o);
   std::atomic<int> ran{0};
   for (int i = 0; i < 100; ++i) {
-    EXPECT_EQ(p.detach([&] { ran++; }), kp::errc::ok);
+    EXPECT_EQ(p.detach([&] { ran++; }), kp::error_code::ok);
   }
-  EXPECT_EQ(p.detach([] { throw std::logic_error("detached"); }), kp::errc::ok);
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.detach([] { throw std::logic_error("detached"); }), kp::error_code::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   EXPECT_EQ(ran.load(), 100);
   EXPECT_EQ(caught.load(), 1);
   EXPECT_EQ(what, "detached");
@@ -124,7 +124,7 @@ TEST(PoolDetach, HandlerThatThrowsIsSwallowed) {
   o.on_detached_exception = [](const std::exception_ptr&) { throw 1; };
   kp::thread_pool p(o);
   p.detach([] { throw 2; });
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   EXPECT_EQ(p.submit([] { return 3; }).get(), 3);  // the worker survived
 }
 
@@ -142,8 +142,8 @@ TEST(PoolBulk, SubmitBulkAndDetachBulk) {
   }
 
   std::vector<std::atomic<int>> seen(1000);
-  EXPECT_EQ(p.detach_bulk(seen.size(), [&](std::size_t i) { seen[i]++; }), kp::errc::ok);
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.detach_bulk(seen.size(), [&](std::size_t i) { seen[i]++; }), kp::error_code::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   for (auto& s : seen) {
     EXPECT_EQ(s.load(), 1);
   }

@@ -19,7 +19,7 @@ TEST(PoolGroup, RunsEveryTask) {
   kp::task_group g(p);
   std::atomic<int> n{0};
   for (int i = 0; i < 1000; ++i) {
-    EXPECT_EQ(g.run([&] { n++; }), kp::errc::ok);
+    EXPECT_EQ(g.run([&] { n++; }), kp::error_code::ok);
   }
   EXPECT_EQ(g.wait(), kp::group_status::complete);
   EXPECT_EQ(n.load(), 1000);
@@ -183,7 +183,7 @@ TEST(PoolGroup, ManyOutsideOwnersAtOnceMoreThanSlots) {
     t.join();
   }
   EXPECT_EQ(total.load(), 8 * 5 * 500);
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   kp::pool_stats s = p.stats();
   EXPECT_EQ(s.submitted, s.executed);
 }
@@ -212,14 +212,14 @@ TEST(PoolGroup, CompletionsAreNotHeldByAThreadThatMovedOn) {
                                           std::future_status::ready;
                            }
                          }),
-                kp::errc::ok);
+                kp::error_code::ok);
       const auto t0 = std::chrono::steady_clock::now();
       g.wait();
       EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
       waited.set_value();
     }
     EXPECT_EQ(ran.load(), 1000);
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
     EXPECT_TRUE(blocked_ok.load());
   }
 }
@@ -258,7 +258,7 @@ TEST(PoolGroup, OutsideWaiterRunsOnlyItsGroupsTasks) {
     blocker_started = true;
     gate_f.wait();
   }),
-            kp::errc::ok);
+            kp::error_code::ok);
   while (!blocker_started) {
     std::this_thread::yield();
   }
@@ -279,14 +279,14 @@ TEST(PoolGroup, OutsideWaiterRunsOnlyItsGroupsTasks) {
       x_on_caller = std::this_thread::get_id() == caller;
       x_saw_wait = waited_f.wait_for(std::chrono::seconds(2)) == std::future_status::ready;
     }),
-              kp::errc::ok);
+              kp::error_code::ok);
     const auto t0 = std::chrono::steady_clock::now();
     EXPECT_EQ(g.wait(), kp::group_status::complete);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
     waited.set_value();
   }
   gate.set_value();
-  ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+  ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
   EXPECT_FALSE(x_on_caller.load());
   EXPECT_TRUE(x_saw_wait.load());
 }

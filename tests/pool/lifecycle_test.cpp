@@ -59,40 +59,40 @@ TEST(PoolLifecycle, WaitIdleWaitsForNestedWork) {
       p.detach([&] { n++; });
     });
   }
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   EXPECT_EQ(n.load(), 100);
-  EXPECT_EQ(p.submit([&] { return p.wait_idle(); }).get(), kp::errc::would_deadlock);
-  EXPECT_EQ(p.submit([&] { return p.shutdown(); }).get(), kp::errc::would_deadlock);
+  EXPECT_EQ(p.submit([&] { return p.wait_idle(); }).get(), kp::error_code::would_deadlock);
+  EXPECT_EQ(p.submit([&] { return p.shutdown(); }).get(), kp::error_code::would_deadlock);
 }
 
 TEST(PoolLifecycle, SubmitAfterShutdownIsAnError) {
   kp::thread_pool p(2);
-  EXPECT_EQ(p.shutdown(), kp::errc::ok);
-  EXPECT_EQ(p.shutdown(), kp::errc::ok);      // idempotent
-  EXPECT_EQ(p.shutdown_now(), kp::errc::ok);  // and harmless afterwards
+  EXPECT_EQ(p.shutdown(), kp::error_code::ok);
+  EXPECT_EQ(p.shutdown(), kp::error_code::ok);      // idempotent
+  EXPECT_EQ(p.shutdown_now(), kp::error_code::ok);  // and harmless afterwards
   auto f = p.submit([] { return 1; });
   EXPECT_TRUE(f.valid());
   EXPECT_TRUE(f.ready());
-  EXPECT_EQ(f.status(), kp::errc::shut_down);
+  EXPECT_EQ(f.status(), kp::error_code::shut_down);
   try {
     f.get();
     FAIL();
-  } catch (const kp::pool_error& e) {
-    EXPECT_EQ(e.code(), kp::errc::shut_down);
+  } catch (const kp::exception& e) {
+    EXPECT_EQ(e.code(), kp::error_code::shut_down);
   }
   bool ran = false;
-  EXPECT_EQ(p.detach([&] { ran = true; }), kp::errc::shut_down);
+  EXPECT_EQ(p.detach([&] { ran = true; }), kp::error_code::shut_down);
   kp::task_group g(p);
-  EXPECT_EQ(g.run([&] { ran = true; }), kp::errc::shut_down);
+  EXPECT_EQ(g.run([&] { ran = true; }), kp::error_code::shut_down);
   EXPECT_EQ(g.wait(), kp::group_status::complete);
   std::vector<std::function<int()>> fns(3, [] { return 1; });
   for (auto& bf : p.submit_bulk(fns)) {
-    EXPECT_EQ(bf.status(), kp::errc::shut_down);
+    EXPECT_EQ(bf.status(), kp::error_code::shut_down);
   }
-  EXPECT_EQ(p.detach_bulk(5, [&](std::size_t) { ran = true; }), kp::errc::shut_down);
+  EXPECT_EQ(p.detach_bulk(5, [&](std::size_t) { ran = true; }), kp::error_code::shut_down);
   EXPECT_FALSE(ran);
   EXPECT_EQ(p.stats().submitted, 0u);
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
 }
 
 TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
@@ -118,10 +118,10 @@ TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
   for (int i = 0; i < 10; ++i) {
     g.run([&] { ran++; });
   }
-  std::thread stopper([&] { EXPECT_EQ(p.shutdown_now(), kp::errc::ok); });
+  std::thread stopper([&] { EXPECT_EQ(p.shutdown_now(), kp::error_code::ok); });
   // shutdown_now refuses new work at once, then waits for the running task.
   std::uint64_t accepted = 0;
-  while (p.detach([] {}) == kp::errc::ok) {
+  while (p.detach([] {}) == kp::error_code::ok) {
     ++accepted;
     std::this_thread::yield();
   }
@@ -129,7 +129,7 @@ TEST(PoolLifecycle, ShutdownNowDropsQueuedTasksAndReportsThemCancelled) {
   stopper.join();
   EXPECT_EQ(running.get(), 7);  // a running task finishes
   for (auto& f : fs) {
-    EXPECT_EQ(f.status(), kp::errc::cancelled);
+    EXPECT_EQ(f.status(), kp::error_code::cancelled);
   }
   g.wait();
   EXPECT_EQ(ran.load(), 0);
@@ -157,17 +157,17 @@ TEST(PoolLifecycle, ShutdownNowOfAPausedPoolDropsEverything) {
   for (int i = 0; i < 50; ++i) {
     fs.push_back(p.submit([&] { n++; }));
   }
-  EXPECT_EQ(p.shutdown_now(), kp::errc::ok);
+  EXPECT_EQ(p.shutdown_now(), kp::error_code::ok);
   for (auto& f : fs) {
-    EXPECT_EQ(f.status(), kp::errc::cancelled);
+    EXPECT_EQ(f.status(), kp::error_code::cancelled);
   }
   EXPECT_EQ(n.load(), 0);
 }
 
 TEST(PoolLifecycle, ErrcNames) {
-  EXPECT_STREQ(kp::to_string(kp::errc::ok), "ok");
-  EXPECT_STREQ(kp::to_string(kp::errc::shut_down), "shut down");
-  EXPECT_STREQ(kp::pool_error(kp::errc::cancelled).what(), "cancelled");
+  EXPECT_STREQ(kp::message(kp::error_code::ok), "ok");
+  EXPECT_STREQ(kp::message(kp::error_code::shut_down), "shut down");
+  EXPECT_STREQ(kp::exception(kp::error_code::cancelled).what(), "cancelled");
 }
 
 namespace {

@@ -58,12 +58,12 @@ TEST(PoolOutOfMemory, OutsideSubmitsWhenNoRingCanGrow) {
     failing_rings guard;
     p.pause();  // everything queues: the lane and the shared queue's ring fill up
     for (int i = 0; i < kTasks; ++i) {
-      ASSERT_EQ(p.detach([&ran] { ran++; }), kp::errc::ok);
+      ASSERT_EQ(p.detach([&ran] { ran++; }), kp::error_code::ok);
       fs.push_back(p.submit([i] { return i; }));
     }
-    ASSERT_EQ(p.detach_bulk(1000, [&ran](std::size_t) { ran++; }), kp::errc::ok);
+    ASSERT_EQ(p.detach_bulk(1000, [&ran](std::size_t) { ran++; }), kp::error_code::ok);
     p.resume();
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
   }
   EXPECT_EQ(ran.load(), kTasks + 1000);
   for (int i = 0; i < kTasks; ++i) {
@@ -81,16 +81,16 @@ TEST(PoolOutOfMemory, TasksSpawnWhenTheirWorkersDequeCannotGrow) {
     failing_rings guard;
     p.submit([&] {
        for (int i = 0; i < kTasks; ++i) {
-         ASSERT_EQ(p.detach([&ran] { ran++; }), kp::errc::ok);
+         ASSERT_EQ(p.detach([&ran] { ran++; }), kp::error_code::ok);
        }
-       ASSERT_EQ(p.detach_bulk(1000, [&ran](std::size_t) { ran++; }), kp::errc::ok);
+       ASSERT_EQ(p.detach_bulk(1000, [&ran](std::size_t) { ran++; }), kp::error_code::ok);
        kp::task_group g(p);  // a group on a worker: its tasks go onto the worker's deque
        for (int i = 0; i < kTasks; ++i) {
          g.run([&ran] { ran++; });
        }
        g.wait();
      }).get();
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
   }
   EXPECT_EQ(ran.load(), 2 * kTasks + 1000);
   const kp::pool_stats st = p.stats();
@@ -106,13 +106,13 @@ TEST(PoolOutOfMemory, AnOutsideGroupWhoseSlotCannotGrow) {
     kp::task_group g(p);
     p.pause();  // the owner's slot fills up before anyone takes from it
     for (int i = 0; i < kTasks; ++i) {
-      ASSERT_EQ(g.run([&ran] { ran++; }), kp::errc::ok);
+      ASSERT_EQ(g.run([&ran] { ran++; }), kp::error_code::ok);
     }
     p.resume();
     g.wait();
     kp::parallel_for(
         p, 0, hit.size(), [&hit](std::size_t i) { hit[i]++; }, 10);
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
   }
   EXPECT_EQ(ran.load(), kTasks);
   const kp::pool_stats st = p.stats();

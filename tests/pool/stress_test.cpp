@@ -52,9 +52,9 @@ TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
           };
           if (i % 3 == 0) {
             ASSERT_EQ(p.detach(kp::submit_options{static_cast<kp::priority>(i % 9 / 3), {}}, body),
-                      kp::errc::ok);
+                      kp::error_code::ok);
           } else {
-            ASSERT_EQ(p.detach(body), kp::errc::ok);
+            ASSERT_EQ(p.detach(body), kp::error_code::ok);
           }
         }
       });
@@ -62,7 +62,7 @@ TEST(PoolStress, ManySubmittersAndSpawnersLoseNothing) {
     for (auto& t : ts) {
       t.join();
     }
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
     kp::pool_stats st = p.stats();
     EXPECT_EQ(st.submitted, per_thread * kSubmitters * 3 / 2);
     EXPECT_EQ(st.executed, st.submitted);
@@ -174,14 +174,14 @@ TEST(PoolStress, CancellationRacingWithSubmitsAndRuns) {
     }
     canceller.join();
     for (std::size_t i = 0; i < n; ++i) {
-      const kp::errc st = fs[i].status();
+      const kp::error_code st = fs[i].status();
       const int r = ran.slots[i].load();
-      if (st == kp::errc::cancelled) {
+      if (st == kp::error_code::cancelled) {
         ASSERT_EQ(r, 0) << i;
         ASSERT_EQ((i % sources.size()) % 2, 0u)
             << "cancelled without its token being cancelled: " << i;
       } else {
-        ASSERT_EQ(st, kp::errc::ok);
+        ASSERT_EQ(st, kp::error_code::ok);
         ASSERT_EQ(r, 1) << i;
       }
     }
@@ -218,7 +218,7 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
           });
           // A refused future is ready at once; an accepted one is not waited for here, so the
           // queues hold thousands of tasks when the shutdown lands.
-          if (f.ready() && f.status() == kp::errc::shut_down) {
+          if (f.ready() && f.status() == kp::error_code::shut_down) {
             rejected++;
             break;
           }
@@ -230,18 +230,18 @@ TEST(PoolStress, ShutdownRacingWithSubmits) {
       std::this_thread::yield();
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200 * (round + 1)));
-    ASSERT_EQ(now ? p->shutdown_now() : p->shutdown(), kp::errc::ok);
+    ASSERT_EQ(now ? p->shutdown_now() : p->shutdown(), kp::error_code::ok);
     for (auto& t : ts) {
       t.join();
     }
     std::size_t cancelled = 0, ok = 0;
     for (auto& v : accepted) {
       for (auto& f : v) {
-        const kp::errc st = f.status();
-        if (st == kp::errc::cancelled) {
+        const kp::error_code st = f.status();
+        if (st == kp::error_code::cancelled) {
           ++cancelled;
         } else {
-          ASSERT_EQ(st, kp::errc::ok);
+          ASSERT_EQ(st, kp::error_code::ok);
           ++ok;
         }
       }
@@ -288,7 +288,7 @@ TEST(PoolStress, MoreOutsideSubmittersThanLanesLoseNothing) {
                 p.detach([&, id] { inner.mark(id); });
               }
             }),
-                      kp::errc::ok);
+                      kp::error_code::ok);
           }
         }
       });
@@ -302,7 +302,7 @@ TEST(PoolStress, MoreOutsideSubmittersThanLanesLoseNothing) {
         ASSERT_EQ(futures[static_cast<std::size_t>(s)][k].get(), static_cast<int>(id % 1000));
       }
     }
-    ASSERT_EQ(p.wait_idle(), kp::errc::ok);
+    ASSERT_EQ(p.wait_idle(), kp::error_code::ok);
     const kp::pool_stats st = p.stats();
     EXPECT_EQ(st.submitted, kSubmitters * per_thread + inner.slots.size() / 8);
     EXPECT_EQ(st.executed, st.submitted);
@@ -348,7 +348,7 @@ TEST(PoolStress, OutsideGroupOwnersTakingBatchesLoseNothing) {
     t.join();
   }
   EXPECT_EQ(led.count(1), led.slots.size());
-  EXPECT_EQ(p.wait_idle(), kp::errc::ok);
+  EXPECT_EQ(p.wait_idle(), kp::error_code::ok);
   const kp::pool_stats s = p.stats();
   EXPECT_EQ(s.submitted, s.executed);
 }

@@ -75,10 +75,10 @@ int validate(const json_options& o) {
     auto r = p.parse(text);
     if (!r) {
       if (r.code() == json::error_code::isa_unavailable) {
-        std::fprintf(stderr, "keel json: %s\n", r.err().message());
+        std::fprintf(stderr, "keel json: %s\n", r.error().message());
         return 2;
       }
-      report(name, r.err());
+      report(name, r.error());
       status = 1;
     }
   }
@@ -91,7 +91,7 @@ int rewrite(const json_options& o, bool pretty) {
   json::parser p(parse_opts(o));
   auto r = p.parse(text);
   if (!r) {
-    report(o.file, r.err());
+    report(o.file, r.error());
     return 1;
   }
   json::write_options w;
@@ -103,7 +103,7 @@ int rewrite(const json_options& o, bool pretty) {
   json::writer wr(w);
   auto out = wr.write(*r);
   if (!out) {
-    std::fprintf(stderr, "keel json: %s: %s\n", o.file.c_str(), out.err().message());
+    std::fprintf(stderr, "keel json: %s: %s\n", o.file.c_str(), out.error().message());
     return 1;
   }
   std::fwrite(out->data(), 1, out->size(), stdout);

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Errors are values: every decode and encode returns a result<T> holding either the value or an
-// `error` {code, offset}. The codes mirror the Rust crates' errors (docs/bincode.md, "Errors").
+// Errors are values (the shared shape, keel/error.h): every decode and encode returns a result<T>
+// holding either the value or an `error` {code, offset}. The codes mirror the Rust crates' errors
+// (docs/bincode.md, "Errors").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
+
+#include "keel/error.h"
 
 namespace keel::bincode {
 
@@ -29,25 +31,38 @@ enum class error_code : std::uint8_t {
 };
 
 // A short English description of a code ("unexpected end of input", ...).
-const char* to_string(error_code c) noexcept;
+const char* message(error_code c) noexcept;
+[[deprecated("use message(error_code)")]] inline const char* to_string(error_code c) noexcept {
+  return message(c);
+}
+
+class exception;
 
 struct error {
+  using exception_type = bincode::exception;
   error_code code = error_code::ok;
   std::size_t offset =
       0;  // input byte where the bad item starts (decode), or bytes needed (encode)
-  std::string message() const;  // e.g. "invalid bool at byte 12"
+  explicit operator bool() const noexcept { return code != error_code::ok; }
+  const char* message() const noexcept { return bincode::message(code); }
+  keel::position position() const noexcept { return {offset, 0, 0}; }
+  std::string to_string() const;  // e.g. "invalid bool at byte 12"
   friend bool operator==(const error&, const error&) = default;
 };
 
-// Thrown only by result<T>::value() on an error.
-class bincode_error : public std::runtime_error {
+// Thrown by the checked accessors of a failed result (value(), operator*, operator->).
+class exception : public keel::exception {
  public:
-  explicit bincode_error(const error& e) : std::runtime_error(e.message()), error_(e) {}
-  const bincode::error& get() const noexcept { return error_; }
+  explicit exception(const error& e) : keel::exception(e.to_string()), error_(e) {}
+  const char* component() const noexcept override { return "bincode"; }
+  const bincode::error& error() const noexcept { return error_; }
+  error_code code() const noexcept { return error_.code; }
+  [[deprecated("use error()")]] const bincode::error& get() const noexcept { return error_; }
 
  private:
   bincode::error error_;
 };
+using bincode_error [[deprecated("use keel::bincode::exception")]] = exception;
 
 namespace detail {
 // result<T>'s storage: the error code (error_code::ok on success) and a union of the value and
@@ -112,7 +127,8 @@ class result_base<T, false> {
 };
 }  // namespace detail
 
-// Either a T or an error. Small and explicit: ok(), operator*, value() (throws), error().
+// Either a T or an error, with the members of keel::result (ok(), error(), code(), value(),
+// checked operator* and ->) in a smaller layout: the code and a union of the value and the offset.
 template <class T>
 class result : detail::result_base<T> {
   using base = detail::result_base<T>;
@@ -128,21 +144,23 @@ class result : detail::result_base<T> {
   explicit operator bool() const noexcept { return ok(); }
   // The error; {error_code::ok, 0} on success.
   bincode::error error() const noexcept { return {code_, ok() ? 0 : offset_}; }
-  T& operator*() & noexcept { return value_; }
-  const T& operator*() const& noexcept { return value_; }
-  T&& operator*() && noexcept { return std::move(value_); }
-  T* operator->() noexcept { return &value_; }
-  const T* operator->() const noexcept { return &value_; }
+  error_code code() const noexcept { return code_; }
+  // operator* and operator-> check like value(): a failed result never yields an invalid value.
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
   T& value() & {
-    if (!ok()) throw bincode_error(error());
+    if (!ok()) throw exception(error());
     return value_;
   }
   const T& value() const& {
-    if (!ok()) throw bincode_error(error());
+    if (!ok()) throw exception(error());
     return value_;
   }
   T&& value() && {
-    if (!ok()) throw bincode_error(error());
+    if (!ok()) throw exception(error());
     return std::move(value_);
   }
 };
@@ -171,9 +189,10 @@ class size_result {
     if (ok()) return {};
     return {static_cast<error_code>(bits_ >> code_shift), bits_ & payload_mask};
   }
-  std::size_t operator*() const noexcept { return bits_; }
+  error_code code() const noexcept { return static_cast<error_code>(bits_ >> code_shift); }
+  std::size_t operator*() const { return value(); }
   std::size_t value() const {
-    if (!ok()) throw bincode_error(error());
+    if (!ok()) throw exception(error());
     return bits_;
   }
 

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
-#include <utility>
+
+#include "keel/error.h"
 
 namespace keel::json {
 
@@ -40,59 +40,48 @@ enum class error_code : std::uint8_t {
 // A short English description of the code ("invalid UTF-8", ...).
 const char* message(error_code code) noexcept;
 
+class exception;
+
 struct error {
+  using exception_type = json::exception;
   error_code code = error_code::ok;
   std::size_t offset = 0;  // byte offset in the input (parse errors)
   std::size_t line = 0;    // 1-based line (parse errors; 0 otherwise)
   std::size_t column = 0;  // 1-based column, in bytes
   explicit operator bool() const noexcept { return code != error_code::ok; }
   const char* message() const noexcept { return json::message(code); }
+  keel::position position() const noexcept { return {offset, line, column}; }
   // "line:column: message" for parse errors, the message otherwise.
   std::string to_string() const;
+  friend bool operator==(const error&, const error&) = default;
 };
 
-// Thrown only by the convenience wrappers (result<T>::value()).
-class exception : public std::runtime_error {
+// Thrown by the checked accessors of a failed result (value(), operator*, operator->) and by the
+// throwing convenience calls.
+class exception : public keel::exception {
  public:
-  explicit exception(const error& e) : std::runtime_error(e.to_string()), error_(e) {}
-  const json::error& err() const noexcept { return error_; }
+  explicit exception(const json::error& e) : keel::exception(e.to_string()), error_(e) {}
+  const char* component() const noexcept override { return "json"; }
+  const json::error& error() const noexcept { return error_; }
+  error_code code() const noexcept { return error_.code; }
+  [[deprecated("use error()")]] const json::error& err() const noexcept { return error_; }
 
  private:
   json::error error_;
 };
 
-// A value or an error. T must be default-constructible.
+// A value or an error (keel/error.h): ok(), error(), code(), value(), checked operator* and ->.
 template <class T>
-class result {
- public:
-  result(T v) : value_(std::move(v)) {}      // NOLINT: implicit by design
-  result(error e) : error_(e) {}             // NOLINT
-  result(error_code c) { error_.code = c; }  // NOLINT
-
-  bool ok() const noexcept { return !error_; }
-  explicit operator bool() const noexcept { return ok(); }
-  const json::error& err() const noexcept { return error_; }
-  error_code code() const noexcept { return error_.code; }
-  // Unchecked access (call ok() first) ...
-  T& operator*() & noexcept { return value_; }
-  const T& operator*() const& noexcept { return value_; }
-  T&& operator*() && noexcept { return std::move(value_); }
-  const T* operator->() const noexcept { return &value_; }
-  T* operator->() noexcept { return &value_; }
-  // ... or checked access that throws json::exception.
-  const T& value() const& {
-    if (error_) throw exception(error_);
-    return value_;
-  }
-  T&& value() && {
-    if (error_) throw exception(error_);
-    return std::move(value_);
-  }
-  T value_or(T fallback) const { return ok() ? value_ : fallback; }
-
- private:
-  T value_{};
-  json::error error_{};
-};
+using result = keel::result<T, error>;
 
 }  // namespace keel::json
+
+namespace keel {
+// Every json::result keeps the pre-1.0 spelling err() for one release.
+template <class D, class T>
+struct result_extension<D, T, json::error> {
+  [[deprecated("use error()")]] const json::error& err() const noexcept {
+    return static_cast<const D*>(this)->error();
+  }
+};
+}  // namespace keel

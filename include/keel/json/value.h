@@ -51,6 +51,39 @@ struct member;
 class array_iterator;
 class object_iterator;
 
+}  // namespace keel::json
+
+namespace keel {
+// A result<json::value> chains: a lookup on a failed result returns its error unchanged, so
+// `doc.root().find("a").at_pointer("/b/0").get<double>()` reports the first failure, and reading
+// the value of a failed result throws json::exception (never a null value).
+template <class D>
+struct result_extension<D, json::value, json::error> {
+  D at(std::size_t i) const noexcept {
+    return self().ok() ? self().value().at(i) : D(self().error());
+  }
+  D find(std::string_view key) const noexcept {
+    return self().ok() ? self().value().find(key) : D(self().error());
+  }
+  D at_pointer(std::string_view pointer) const noexcept {
+    return self().ok() ? self().value().at_pointer(pointer) : D(self().error());
+  }
+  D operator[](std::size_t i) const noexcept { return at(i); }
+  D operator[](std::string_view key) const noexcept { return find(key); }
+  template <class T>
+  keel::result<T, json::error> get() const noexcept {
+    return self().ok() ? self().value().template get<T>()
+                       : keel::result<T, json::error>(self().error());
+  }
+  [[deprecated("use error()")]] const json::error& err() const noexcept { return self().error(); }
+
+ private:
+  const D& self() const noexcept { return *static_cast<const D*>(this); }
+};
+}  // namespace keel
+
+namespace keel::json {
+
 class value {
  public:
   value() = default;

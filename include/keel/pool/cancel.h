@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Cancellation tokens. A cancel_source owns the flag; tokens observe it. A task submitted with a
 // token is skipped if the token is cancelled before the task starts (its future then reports
-// errc::cancelled once a thread reaches the task in its queue, not at cancel()); a running task
+// error_code::cancelled once a thread reaches the task in its queue, not at cancel()); a running task
 // polls `token.cancelled()` to stop early (cooperative).
 #pragma once
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // keel::pool::future<T>: the result of thread_pool::submit. Move-only, single consumer.
 //
-// get() waits, then returns the value, rethrows the task's exception, or throws pool_error with
-// errc::cancelled (skipped before it started) or errc::shut_down (rejected at submit). Waiting on
+// get() waits, then returns the value, rethrows the task's exception, or throws exception with
+// error_code::cancelled (skipped before it started) or error_code::shut_down (rejected at submit). Waiting on
 // one of the pool's own workers runs other tasks meanwhile, so nested waits cannot deadlock;
 // other threads sleep until the result is ready.
 #pragma once
@@ -94,7 +94,7 @@ struct future_task final : future_state<T> {
 };
 
 template <class T>
-future<T> make_future(future_state<T>* s, errc e) noexcept;
+future<T> make_future(future_state<T>* s, error_code e) noexcept;
 
 }  // namespace detail
 
@@ -103,12 +103,12 @@ class future {
  public:
   future() noexcept = default;
   future(future&& o) noexcept
-      : s_(std::exchange(o.s_, nullptr)), err_(std::exchange(o.err_, errc::no_state)) {}
+      : s_(std::exchange(o.s_, nullptr)), err_(std::exchange(o.err_, error_code::no_state)) {}
   future& operator=(future&& o) noexcept {
     if (this != &o) {
       reset();
       s_ = std::exchange(o.s_, nullptr);
-      err_ = std::exchange(o.err_, errc::no_state);
+      err_ = std::exchange(o.err_, error_code::no_state);
     }
     return *this;
   }
@@ -117,12 +117,12 @@ class future {
   ~future() { reset(); }
 
   // False for a default-constructed future and after get().
-  bool valid() const noexcept { return s_ != nullptr || err_ != errc::no_state; }
+  bool valid() const noexcept { return s_ != nullptr || err_ != error_code::no_state; }
 
   // True when get() would not block.
   bool ready() const noexcept {
     return s_ ? detail::future_done(s_->state.load(std::memory_order_acquire))
-              : err_ != errc::no_state;
+              : err_ != error_code::no_state;
   }
 
   // Blocks until ready (helping on the pool's workers). No effect on an invalid future.
@@ -133,27 +133,27 @@ class future {
     }
   }
 
-  // Waits, then: errc::ok when the task ran (returned or threw), errc::cancelled, errc::shut_down,
-  // or errc::no_state for an invalid future.
-  errc status() const noexcept {
+  // Waits, then: error_code::ok when the task ran (returned or threw), error_code::cancelled, error_code::shut_down,
+  // or error_code::no_state for an invalid future.
+  error_code status() const noexcept {
     if (!s_) {
       return err_;
     }
     wait();
     return (s_->state.load(std::memory_order_acquire) & ~detail::kWaiterBit) == detail::kCancelled
-               ? errc::cancelled
-               : errc::ok;
+               ? error_code::cancelled
+               : error_code::ok;
   }
 
   // Waits and consumes the result (the future becomes invalid).
   T get() {
     if (!s_) {
-      errc e = std::exchange(err_, errc::no_state);
-      throw pool_error(e == errc::ok ? errc::no_state : e);
+      error_code e = std::exchange(err_, error_code::no_state);
+      throw exception(e == error_code::ok ? error_code::no_state : e);
     }
     wait();
     detail::future_state<T>* s = std::exchange(s_, nullptr);
-    err_ = errc::no_state;
+    err_ = error_code::no_state;
     struct releaser {
       detail::future_state<T>* s;
       ~releaser() { s->release(); }
@@ -168,27 +168,27 @@ class future {
       case detail::kError:
         std::rethrow_exception(s->error);
       default:
-        throw pool_error(errc::cancelled);
+        throw exception(error_code::cancelled);
     }
   }
 
  private:
   template <class U>
-  friend future<U> detail::make_future(detail::future_state<U>*, errc) noexcept;
+  friend future<U> detail::make_future(detail::future_state<U>*, error_code) noexcept;
   void reset() noexcept {
     if (s_) {
       s_->release();
     }
     s_ = nullptr;
-    err_ = errc::no_state;
+    err_ = error_code::no_state;
   }
   detail::future_state<T>* s_ = nullptr;
-  errc err_ = errc::no_state;  // with s_ == nullptr: why there is no state
+  error_code err_ = error_code::no_state;  // with s_ == nullptr: why there is no state
 };
 
 namespace detail {
 template <class T>
-future<T> make_future(future_state<T>* s, errc e) noexcept {
+future<T> make_future(future_state<T>* s, error_code e) noexcept {
   future<T> f;
   f.s_ = s;
   f.err_ = e;

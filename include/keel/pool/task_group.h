@@ -145,18 +145,18 @@ class task_group {
     }
   }
 
-  // Queues f as a task of this group. errc::shut_down when the pool refuses it (f is not run).
+  // Queues f as a task of this group. error_code::shut_down when the pool refuses it (f is not run).
   // With 2^31 - 1 tasks of the group outstanding, f runs inline on the calling thread.
   template <class F>
-  errc run(F&& f) {
+  error_code run(F&& f) {
     if ((g_.pending.load(std::memory_order_relaxed) & ~detail::kWaiterBit) >= kMaxPending) {
       std::forward<F>(f)();
-      return errc::ok;
+      return error_code::ok;
     }
     auto* t = detail::make_task<detail::group_task<std::decay_t<F>>>(&g_, std::forward<F>(f));
     const bool owner = std::this_thread::get_id() == owner_;
     count_one(owner);
-    errc e;
+    error_code e;
     if (owner && !in_wait_ && slot_ == kNoSlotYet) {
       slot_ = detail::on_worker_of(g_.sched) ? kNoSlot : detail::claim_slot(g_.sched);
     }
@@ -165,7 +165,7 @@ class task_group {
     } else {
       e = detail::push(g_.sched, t, priority::normal);
     }
-    if (e != errc::ok) {
+    if (e != error_code::ok) {
       t->fn(t, detail::run_mode::cancel);  // frees it and balances pending
     }
     return e;

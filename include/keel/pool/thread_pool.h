@@ -7,16 +7,16 @@
 //   p.detach([] { ... });                             // fire and forget
 //
 // Thread safety: every member may be called from any thread, including from tasks running on the
-// pool, except the blocking shutdown calls and wait_idle, which return errc::would_deadlock
+// pool, except the blocking shutdown calls and wait_idle, which return error_code::would_deadlock
 // when called on one of the pool's own workers. A pool destroyed by one of its own tasks is
 // drained, joined and freed by a thread the destructor starts, once that task has returned.
 //
 // Shutdown: ~thread_pool() and shutdown() drain: every queued task runs, tasks may still submit
 // more work while the drain lasts, then the workers exit. Threads outside the pool are refused
 // from the moment shutdown begins. shutdown_now() refuses all new work at once, drops every
-// queued task (futures report errc::cancelled, groups count them done) and lets running tasks
-// finish. A refused submit returns a future whose get() throws pool_error(errc::shut_down);
-// detach() and task_group::run() return errc::shut_down.
+// queued task (futures report error_code::cancelled, groups count them done) and lets running tasks
+// finish. A refused submit returns a future whose get() throws exception(error_code::shut_down);
+// detach() and task_group::run() return error_code::shut_down.
 #pragma once
 
 #include <cstddef>
@@ -98,23 +98,23 @@ class thread_pool {
     using R = std::invoke_result_t<decltype(call)&&>;
     static_assert(!std::is_reference_v<R>, "submit: return a value, not a reference");
     auto* t = make_future_task<R>(std::move(call), o);
-    if (errc e = detail::push(sched_, t, o.prio); e != errc::ok) {
+    if (error_code e = detail::push(sched_, t, o.prio); e != error_code::ok) {
       discard(t);
       return detail::make_future<R>(nullptr, e);
     }
-    return detail::make_future<R>(t, errc::ok);
+    return detail::make_future<R>(t, error_code::ok);
   }
 
   // Runs f() on the pool with no result; an exception goes to pool_options::on_detached_exception.
   template <class F>
-  requires(!std::is_same_v<std::decay_t<F>, submit_options>) errc detach(F&& f) {
+  requires(!std::is_same_v<std::decay_t<F>, submit_options>) error_code detach(F&& f) {
     return detach(submit_options{}, std::forward<F>(f));
   }
   template <class F>
-  errc detach(const submit_options& o, F&& f) {
+  error_code detach(const submit_options& o, F&& f) {
     auto* t = make_detached(std::forward<F>(f), o);
-    errc e = detail::push(sched_, t, o.prio);
-    if (e != errc::ok) {
+    error_code e = detail::push(sched_, t, o.prio);
+    if (e != error_code::ok) {
       t->fn(t, detail::run_mode::cancel);  // frees the refused task
     }
     return e;
@@ -146,13 +146,13 @@ class thread_pool {
       }
       throw;
     }
-    const errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
+    const error_code e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
     for (auto* n : nodes) {
-      if (e != errc::ok) {
+      if (e != error_code::ok) {
         discard(state(n));
         out.push_back(detail::make_future<T>(nullptr, e));
       } else {
-        out.push_back(detail::make_future<T>(state(n), errc::ok));
+        out.push_back(detail::make_future<T>(state(n), error_code::ok));
       }
     }
     return out;
@@ -161,7 +161,7 @@ class thread_pool {
   // Detaches f(i) for every i in [0, count) as `count` tasks queued at once. If making a task
   // throws, nothing is queued, the tasks made so far are dropped and the exception propagates.
   template <class F>
-  errc detach_bulk(std::size_t count, F f, const submit_options& o = {}) {
+  error_code detach_bulk(std::size_t count, F f, const submit_options& o = {}) {
     std::vector<detail::task_node*> nodes;
     nodes.reserve(count);
     const auto drop = [&nodes] {
@@ -177,16 +177,16 @@ class thread_pool {
       drop();
       throw;
     }
-    const errc e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
-    if (e != errc::ok) {
+    const error_code e = detail::push_bulk(sched_, nodes.data(), nodes.size(), o.prio);
+    if (e != error_code::ok) {
       drop();
     }
     return e;
   }
 
   // Blocks until no task is queued or running (a paused pool with queued work never becomes
-  // idle: resume it first). errc::would_deadlock on a worker of this pool.
-  errc wait_idle() noexcept;
+  // idle: resume it first). error_code::would_deadlock on a worker of this pool.
+  error_code wait_idle() noexcept;
 
   // While paused, no thread starts a task of this pool (queued work waits; running tasks finish;
   // waits on this pool's futures or groups block instead of helping).
@@ -194,10 +194,10 @@ class thread_pool {
   void resume() noexcept;
   bool paused() const noexcept;
 
-  // See the header comment. Both return errc::would_deadlock on a worker of this pool; calling
+  // See the header comment. Both return error_code::would_deadlock on a worker of this pool; calling
   // them again (or after each other) is harmless.
-  errc shutdown() noexcept;
-  errc shutdown_now() noexcept;
+  error_code shutdown() noexcept;
+  error_code shutdown_now() noexcept;
 
   pool_stats stats() const noexcept;
   // True when the calling thread is one of this pool's workers.

@@ -8,7 +8,7 @@ int use_json() {
   keel::json::parser parser;
   auto root = parser.parse(R"({"name":"keel","list":[1,2.5,"\u00e9"],"ok":true})");
   if (!root) {
-    std::printf("use_json: parse failed: %s\n", root.err().to_string().c_str());
+    std::printf("use_json: parse failed: %s\n", root.error().to_string().c_str());
     return 1;
   }
   auto name = root->find("name");
@@ -24,7 +24,7 @@ int use_json() {
     return 1;
   }
   auto bad = keel::json::parse("[1,]");
-  if (bad || bad.err().column != 4) {
+  if (bad || bad.error().column != 4) {
     std::printf("use_json: error not reported\n");
     return 1;
   }
