@@ -42,7 +42,7 @@ int main() {
   kb::buffer out;
   auto written = kb::encode(t, out, kb::standard());
   if (!written) {
-    std::fprintf(stderr, "encode: %s\n", written.error().message().c_str());
+    std::fprintf(stderr, "encode: %s\n", written.error().to_string().c_str());
     return 1;
   }
   std::printf("%zu bytes:", out.size());
@@ -51,7 +51,7 @@ int main() {
 
   auto back = kb::decode<market::trade>(out, kb::standard());
   if (!back) {
-    std::fprintf(stderr, "decode: %s\n", back.error().message().c_str());
+    std::fprintf(stderr, "decode: %s\n", back.error().to_string().c_str());
     return 1;
   }
   std::printf("decoded: id %llu, %s, price %.2f, %zu fills\n",
@@ -67,7 +67,7 @@ int main() {
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     auto cut = kb::decode<market::trade>(bytes.first(n), kb::standard());
     if (cut) return 1;  // a truncated input must never decode
-    if (n == 5) std::printf("truncated to 5 bytes: %s\n", cut.error().message().c_str());
+    if (n == 5) std::printf("truncated to 5 bytes: %s\n", cut.error().to_string().c_str());
   }
   return back->id == t.id && back->fills == t.fills ? 0 : 1;
 }

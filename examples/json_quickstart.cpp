@@ -57,7 +57,7 @@ int show_order(keel::json::value order) {
     auto q = qty->get<std::int64_t>();
     auto p = price->get<double>();  // integers convert to double too
     if (!q || !p) {
-      std::fprintf(stderr, "qty/price: %s\n", q ? p.err().message() : q.err().message());
+      std::fprintf(stderr, "qty/price: %s\n", q ? p.error().message() : q.error().message());
       return 1;
     }
     total += static_cast<double>(*q) * *p;
@@ -70,7 +70,7 @@ int show_order(keel::json::value order) {
   }
   // A wrong type is an error value, never undefined behaviour.
   auto wrong = customer->get<std::int64_t>();
-  std::printf("customer as integer: %s\n", wrong ? "?" : wrong.err().message());
+  std::printf("customer as integer: %s\n", wrong ? "?" : wrong.error().message());
   return 0;
 }
 
@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
   auto root = parser.parse(text);
   if (!root) {
     // code, message, byte offset, line and column
-    std::fprintf(stderr, "%s: %s\n", argc > 1 ? argv[1] : "input", root.err().to_string().c_str());
+    std::fprintf(stderr, "%s: %s\n", argc > 1 ? argv[1] : "input",
+                 root.error().to_string().c_str());
     return 1;
   }
 
@@ -98,12 +99,12 @@ int main(int argc, char** argv) {
     // One-shot parse into a document that owns its storage (values live as long as it does).
     auto bad = keel::json::parse(R"({"a": [1, 2,]})");
     if (bad) return 1;  // trailing commas are an error unless parse_options allow them
-    std::printf("bad input: %s\n", bad.err().to_string().c_str());
+    std::printf("bad input: %s\n", bad.error().to_string().c_str());
   }
 
   auto pretty = keel::json::write(*root, {.pretty = true});
   if (!pretty) {
-    std::fprintf(stderr, "write: %s\n", pretty.err().message());
+    std::fprintf(stderr, "write: %s\n", pretty.error().message());
     return 1;
   }
   std::printf("%s\n", pretty->c_str());
