@@ -12,8 +12,10 @@
 #pragma once
 
 #include "keel/msg/binary.h"
+#include "keel/msg/cbor.h"
 #include "keel/msg/error.h"
 #include "keel/msg/map.h"
 #include "keel/msg/message.h"
+#include "keel/msg/msgpack.h"
 #include "keel/msg/value.h"
 #include "keel/msg/view.h"

@@ -63,6 +63,16 @@ inline void store(std::uint8_t* p, T v) noexcept {
   std::memcpy(p, &v, sizeof v);
 }
 
+// Byte order swaps for the big-endian forms (MessagePack, CBOR).
+inline std::uint8_t bswap(std::uint8_t v) noexcept { return v; }
+inline std::uint16_t bswap(std::uint16_t v) noexcept { return __builtin_bswap16(v); }
+inline std::uint32_t bswap(std::uint32_t v) noexcept { return __builtin_bswap32(v); }
+inline std::uint64_t bswap(std::uint64_t v) noexcept { return __builtin_bswap64(v); }
+template <class T>
+inline T load_be(const std::uint8_t* p) noexcept {
+  return bswap(load<T>(p));
+}
+
 inline std::size_t varint_size(std::uint64_t v) noexcept {
   // 1 + floor(log2(v)) / 7 for v > 0.
   return 1 + static_cast<std::size_t>((63 - std::countl_zero(v | 1)) / 7);

@@ -7,26 +7,13 @@
 
 #include "keel/msg.h"
 #include "random_message.h"
+#include "test_util.h"
 
 namespace keel::msg {
 namespace {
 
-std::string hex(std::string_view s) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    out += d[c >> 4];
-    out += d[c & 15];
-  }
-  return out;
-}
-
-std::string unhex(std::string_view h) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < h.size(); i += 2)
-    out += static_cast<char>(std::stoi(std::string(h.substr(i, 2)), nullptr, 16));
-  return out;
-}
+using test::hex;
+using test::unhex;
 
 TEST(MsgBinary, ExactBytes) {
   message m(header{"s", "", "t", "", "ty", "1"});

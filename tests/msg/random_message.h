@@ -164,9 +164,9 @@ class generator {
       case type::float64_array:
         return value(numbers<double>());
       case type::tagged: {
-        // Tag numbers CBOR gives no meaning that keel maps to another type.
+        // Tag numbers that keel maps to no other type (not 1-3, 78-86, 259, 1001).
         std::uint64_t tag = bits() >> pick(0, 63);
-        if (tag < 64) tag += 64;
+        if (tag < 1100) tag += 1100;
         return value::tagged(tag, make_value(depth + 1));
       }
     }

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// CBOR form (RFC 8949, docs/msg-format.md): major types 0-7, tags kept (number and value),
+// half, single and double floats read, indefinite lengths read; preferred serialization on write.
+// A message is its body map, or [header map, body map] when the header is set.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "keel/msg/binary.h"
+#include "keel/msg/error.h"
+#include "keel/msg/message.h"
+#include "keel/msg/value.h"
+
+namespace keel::msg {
+
+void write_cbor(const message& m, std::string& out);
+std::string to_cbor(const message& m);
+error read_cbor(bytes_view in, message& out, const read_options& options = {});
+result<message> from_cbor(bytes_view in, const read_options& options = {});
+
+// One value (any type at the top level).
+void write_cbor(const value& v, std::string& out);
+result<value> value_from_cbor(bytes_view in, const read_options& options = {});
+
+}  // namespace keel::msg

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// MessagePack form (https://msgpack.org spec, docs/msg-format.md): the smallest encoding of each
+// value on write, every encoding the spec allows on read (bin, ext and the timestamp extension
+// included). A message is its body map, or [header map, body map] when the header is set.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "keel/msg/binary.h"
+#include "keel/msg/error.h"
+#include "keel/msg/message.h"
+#include "keel/msg/value.h"
+
+namespace keel::msg {
+
+void write_msgpack(const message& m, std::string& out);
+std::string to_msgpack(const message& m);
+error read_msgpack(bytes_view in, message& out, const read_options& options = {});
+result<message> from_msgpack(bytes_view in, const read_options& options = {});
+
+// One value (any type at the top level).
+void write_msgpack(const value& v, std::string& out);
+result<value> value_from_msgpack(bytes_view in, const read_options& options = {});
+
+}  // namespace keel::msg

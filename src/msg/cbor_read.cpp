@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// CBOR reader (RFC 8949): every major type, definite and indefinite lengths, every argument width,
+// half/single/double floats, tags kept as tagged values except the ones keel has a type for
+// (tag 1 with an integer and tag 1001 {1: s, -9: ns} -> timestamp, RFC 8746 tags 78/79/85/86 ->
+// typed numeric arrays, a negative integer below INT64_MIN -> tag 3). Simple values other than
+// false/true/null (undefined included) are kept as extension -128 with the value's byte.
+#include <bit>
+
+#include "half.h"
+#include "keel/msg/cbor.h"
+#include "reader_base.h"
+
+namespace keel::msg {
+
+namespace {
+
+constexpr std::int8_t kSimpleCode = -128;
+
+class reader : public detail::byte_reader {
+ public:
+  using byte_reader::byte_reader;
+
+  bool item(value& v) {
+    if (!need(1)) return false;
+    const std::uint8_t* at = p;
+    const std::uint8_t ib = *p++;
+    const std::uint8_t major = ib >> 5;
+    const std::uint8_t ai = ib & 0x1f;
+    if (major == 7) return simple(ai, v, at);
+    std::uint64_t arg = 0;
+    const bool indefinite = ai == 31;
+    if (indefinite) {
+      if (major < 2 || major == 6) return fail(error_code::bad_tag, at);
+    } else if (!argument(ai, arg, at)) {
+      return false;
+    }
+    switch (major) {
+      case 0:
+        v = arg <= INT64_MAX ? value(static_cast<std::int64_t>(arg)) : value(arg);
+        return true;
+      case 1:
+        if (arg <= INT64_MAX) {
+          v = value(-1 - static_cast<std::int64_t>(arg));
+        } else {
+          std::uint8_t be[8];
+          detail::store(be, detail::bswap(arg));
+          v = value::tagged(3, value::bytes(bytes_view(be, 8)));
+        }
+        return true;
+      case 2:
+      case 3: {
+        const bool utf8 = major == 3;
+        if (!indefinite) {
+          std::string_view s;
+          if (!take(arg, s, utf8)) return false;
+          v = utf8 ? value(s) : value::bytes(s);
+          return true;
+        }
+        std::string all;
+        for (;;) {  // definite chunks of the same major type up to the break
+          if (!need(1)) return false;
+          const std::uint8_t* c = p;
+          if (*p == 0xff) {
+            ++p;
+            break;
+          }
+          if ((*p >> 5) != major || (*p & 0x1f) == 31) return fail(error_code::bad_tag, c);
+          std::uint64_t n;
+          ++p;
+          if (!argument(*c & 0x1f, n, c)) return false;
+          std::string_view s;
+          if (!take(n, s, utf8)) return false;
+          all.append(s);
+        }
+        v = utf8 ? value(std::move(all)) : value::bytes(all);
+        return true;
+      }
+      case 4: {
+        if (!indefinite && arg > left()) return fail(error_code::bad_length, at);
+        if (!enter(at)) return false;
+        array a;
+        if (!indefinite) {
+          a.resize(arg);
+          for (auto& e : a)
+            if (!item(e)) return false;
+        } else {
+          while (!at_break()) {
+            if (!item(a.emplace_back())) return false;
+          }
+        }
+        v = value(std::move(a));
+        leave();
+        return true;
+      }
+      case 5: {
+        if (!indefinite && arg > left() / 2) return fail(error_code::bad_length, at);
+        if (!enter(at)) return false;
+        detail::map_builder m(indefinite ? 0 : arg);
+        for (std::uint64_t i = 0; indefinite ? !at_break() : i < arg; ++i) {
+          if (!need(1)) return false;
+          if ((*p >> 5) == 3 && (*p & 0x1f) != 31) {
+            const std::uint8_t* c = p++;
+            std::uint64_t n;
+            if (!argument(*c & 0x1f, n, c)) return false;
+            std::string_view s;
+            if (!take(n, s, true)) return false;
+            if (!item(m.named(s))) return false;
+          } else {
+            value key;
+            if (!item(key)) return false;
+            if (!item(m.keyed(std::move(key)))) return false;
+          }
+        }
+        v = m.finish();
+        leave();
+        return true;
+      }
+      default: {  // 6: a tag
+        if (!enter(at)) return false;
+        value inner;
+        if (!item(inner)) return false;
+        leave();
+        v = tagged(arg, std::move(inner));
+        return true;
+      }
+    }
+  }
+
+ private:
+  bool argument(std::uint8_t ai, std::uint64_t& arg, const std::uint8_t* at) {
+    if (ai < 24) {
+      arg = ai;
+      return true;
+    }
+    if (ai > 27) return fail(error_code::bad_tag, at);
+    const std::size_t w = std::size_t{1} << (ai - 24);
+    if (!need(w)) return false;
+    switch (w) {
+      case 1:
+        arg = *p;
+        break;
+      case 2:
+        arg = detail::load_be<std::uint16_t>(p);
+        break;
+      case 4:
+        arg = detail::load_be<std::uint32_t>(p);
+        break;
+      default:
+        arg = detail::load_be<std::uint64_t>(p);
+        break;
+    }
+    p += w;
+    return true;
+  }
+  // True (and consumed) at the break that ends an indefinite array or map; a truncated input
+  // is left for the next item to report.
+  bool at_break() {
+    if (p < end && *p == 0xff) {
+      ++p;
+      return true;
+    }
+    return false;
+  }
+  bool simple(std::uint8_t ai, value& v, const std::uint8_t* at) {
+    switch (ai) {
+      case 20:
+        v = value(false);
+        return true;
+      case 21:
+        v = value(true);
+        return true;
+      case 22:
+        v = value();
+        return true;
+      case 24: {
+        if (!need(1)) return false;
+        const std::uint8_t s = *p++;
+        if (s < 32) return fail(error_code::bad_value, at);  // must have used the short form
+        v = value(extension{kSimpleCode, {s}});
+        return true;
+      }
+      case 25:
+        if (!need(2)) return false;
+        v = value(detail::half_to_double(detail::load_be<std::uint16_t>(p)));
+        p += 2;
+        return true;
+      case 26:
+        if (!need(4)) return false;
+        v = value(std::bit_cast<float>(detail::load_be<std::uint32_t>(p)));
+        p += 4;
+        return true;
+      case 27:
+        if (!need(8)) return false;
+        v = value(std::bit_cast<double>(detail::load_be<std::uint64_t>(p)));
+        p += 8;
+        return true;
+      default:
+        if (ai < 24) {  // simple values 0..19 and 23 (undefined)
+          v = value(extension{kSimpleCode, {ai}});
+          return true;
+        }
+        return fail(error_code::bad_tag, at);  // 28..30 reserved; 31 a break out of place
+    }
+  }
+  template <class T>
+  static value typed(std::string_view b) {
+    std::vector<T> a(b.size() / sizeof(T));
+    if (!a.empty()) std::memcpy(a.data(), b.data(), a.size() * sizeof(T));
+    return value(std::move(a));
+  }
+  static value tagged(std::uint64_t tag, value&& inner) {
+    if (tag == 1 && inner.is_signed()) return value(timestamp{inner.as_int(), 0});
+    if (tag == 1001) {
+      // {1: seconds, -9: nanoseconds}, in that order (the pairs form: integer keys).
+      if (const array* pairs = detail::any_key_pairs(inner);
+          pairs != nullptr && pairs->size() == 2) {
+        const array* s = (*pairs)[0].as_array();
+        const array* n = (*pairs)[1].as_array();
+        if (s != nullptr && n != nullptr && (*s)[0] == value(std::int64_t{1}) &&
+            (*s)[1].is_signed() && (*n)[0] == value(std::int64_t{-9}) && (*n)[1].is_signed() &&
+            (*n)[1].as_int() > 0 && (*n)[1].as_int() < 1000000000)
+          return value(timestamp{(*s)[1].as_int(), static_cast<std::uint32_t>((*n)[1].as_int())});
+      }
+    }
+    if (inner.type() == type::bytes) {
+      const std::string_view b = inner.as_text();
+      if (tag == 78 && b.size() % 4 == 0) return typed<std::int32_t>(b);
+      if (tag == 79 && b.size() % 8 == 0) return typed<std::int64_t>(b);
+      if (tag == 85 && b.size() % 4 == 0) return typed<float>(b);
+      if (tag == 86 && b.size() % 8 == 0) return typed<double>(b);
+    }
+    return value::tagged(tag, std::move(inner));
+  }
+};
+
+}  // namespace
+
+result<value> value_from_cbor(bytes_view in, const read_options& options) {
+  reader r(in, options);
+  value v;
+  if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
+  return v;
+}
+
+error read_cbor(bytes_view in, message& out, const read_options& options) {
+  auto v = value_from_cbor(in, options);
+  if (!v) return v.error();
+  return detail::message_from_value(std::move(*v), out);
+}
+
+result<message> from_cbor(bytes_view in, const read_options& options) {
+  message m;
+  if (error e = read_cbor(in, m, options)) return e;
+  return m;
+}
+
+}  // namespace keel::msg

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// MessagePack reader: every format of the spec. Integers read as int64 (uint64 above INT64_MAX),
+// float 32 as float32, float 64 as float64, str (UTF-8 checked) as string, bin as bytes, ext -1
+// of 4, 8 or 12 bytes as timestamp, other ext as extension, maps with string keys as maps.
+// Counts are checked against the bytes left (1 per array element, 2 per map entry) first.
+#include <bit>
+
+#include "keel/msg/msgpack.h"
+#include "reader_base.h"
+
+namespace keel::msg {
+
+namespace {
+
+class reader : public detail::byte_reader {
+ public:
+  using byte_reader::byte_reader;
+
+  bool item(value& v) {
+    if (!need(1)) return false;
+    const std::uint8_t* at = p;
+    const std::uint8_t b = *p++;
+    if (b < 0x80) {
+      v = value(std::int64_t{b});
+      return true;
+    }
+    if (b >= 0xe0) {
+      v = value(std::int64_t{static_cast<std::int8_t>(b)});
+      return true;
+    }
+    if (b < 0x90) return read_map(b & 0x0f, v, at);
+    if (b < 0xa0) return read_array(b & 0x0f, v, at);
+    if (b < 0xc0) return read_str(b & 0x1f, v);
+    std::uint64_t n = 0;
+    switch (b) {
+      case 0xc0:
+        v = value();
+        return true;
+      case 0xc2:
+        v = value(false);
+        return true;
+      case 0xc3:
+        v = value(true);
+        return true;
+      case 0xc4:
+      case 0xc5:
+      case 0xc6: {
+        if (!length(b - 0xc4, n)) return false;
+        std::string_view s;
+        if (!take(n, s, false)) return false;
+        v = value::bytes(s);
+        return true;
+      }
+      case 0xc7:
+      case 0xc8:
+      case 0xc9:
+        if (!length(b - 0xc7, n)) return false;
+        return read_ext(n, v, at);
+      case 0xca:
+        if (!need(4)) return false;
+        v = value(std::bit_cast<float>(detail::load_be<std::uint32_t>(p)));
+        p += 4;
+        return true;
+      case 0xcb:
+        if (!need(8)) return false;
+        v = value(std::bit_cast<double>(detail::load_be<std::uint64_t>(p)));
+        p += 8;
+        return true;
+      case 0xcc:
+        return uint_of<std::uint8_t>(v);
+      case 0xcd:
+        return uint_of<std::uint16_t>(v);
+      case 0xce:
+        return uint_of<std::uint32_t>(v);
+      case 0xcf:
+        return uint_of<std::uint64_t>(v);
+      case 0xd0:
+        return int_of<std::uint8_t, std::int8_t>(v);
+      case 0xd1:
+        return int_of<std::uint16_t, std::int16_t>(v);
+      case 0xd2:
+        return int_of<std::uint32_t, std::int32_t>(v);
+      case 0xd3:
+        return int_of<std::uint64_t, std::int64_t>(v);
+      case 0xd4:
+        return read_ext(1, v, at);
+      case 0xd5:
+        return read_ext(2, v, at);
+      case 0xd6:
+        return read_ext(4, v, at);
+      case 0xd7:
+        return read_ext(8, v, at);
+      case 0xd8:
+        return read_ext(16, v, at);
+      case 0xd9:
+      case 0xda:
+      case 0xdb:
+        if (!length(b - 0xd9, n)) return false;
+        return read_str(n, v);
+      case 0xdc:
+      case 0xdd:
+        if (!length(b - 0xdc + 1, n)) return false;
+        return read_array(n, v, at);
+      case 0xde:
+      case 0xdf:
+        if (!length(b - 0xde + 1, n)) return false;
+        return read_map(n, v, at);
+      default:  // 0xc1 is never used
+        return fail(error_code::bad_tag, at);
+    }
+  }
+
+ private:
+  // A big-endian length of 1, 2 or 4 bytes (width 0, 1, 2).
+  bool length(int width, std::uint64_t& n) {
+    const std::size_t w = std::size_t{1} << width;
+    if (!need(w)) return false;
+    n = w == 1   ? *p
+        : w == 2 ? detail::load_be<std::uint16_t>(p)
+                 : detail::load_be<std::uint32_t>(p);
+    p += w;
+    return true;
+  }
+  template <class U>
+  bool uint_of(value& v) {
+    if (!need(sizeof(U))) return false;
+    const std::uint64_t u = detail::load_be<U>(p);
+    p += sizeof(U);
+    v = u <= INT64_MAX ? value(static_cast<std::int64_t>(u)) : value(u);
+    return true;
+  }
+  template <class U, class S>
+  bool int_of(value& v) {
+    if (!need(sizeof(U))) return false;
+    v = value(std::int64_t{static_cast<S>(detail::load_be<U>(p))});
+    p += sizeof(U);
+    return true;
+  }
+  bool read_str(std::uint64_t n, value& v) {
+    std::string_view s;
+    if (!take(n, s, true)) return false;
+    v = value(s);
+    return true;
+  }
+  bool read_ext(std::uint64_t n, value& v, const std::uint8_t* at) {
+    if (!need(1)) return false;
+    const auto code = static_cast<std::int8_t>(*p++);
+    std::string_view s;
+    if (!take(n, s, false)) return false;
+    const auto* d = reinterpret_cast<const std::uint8_t*>(s.data());
+    if (code == -1 && (n == 4 || n == 8 || n == 12)) {
+      timestamp t;
+      if (n == 4) {
+        t.seconds = detail::load_be<std::uint32_t>(d);
+      } else if (n == 8) {
+        const std::uint64_t x = detail::load_be<std::uint64_t>(d);
+        t.nanoseconds = static_cast<std::uint32_t>(x >> 34);
+        t.seconds = static_cast<std::int64_t>(x & ((std::uint64_t{1} << 34) - 1));
+      } else {
+        t.nanoseconds = detail::load_be<std::uint32_t>(d);
+        t.seconds = static_cast<std::int64_t>(detail::load_be<std::uint64_t>(d + 4));
+      }
+      if (t.nanoseconds >= 1000000000u) return fail(error_code::bad_value, at);
+      v = value(t);
+      return true;
+    }
+    v = value(extension{code, std::vector<std::uint8_t>(d, d + n)});
+    return true;
+  }
+  bool read_array(std::uint64_t n, value& v, const std::uint8_t* at) {
+    if (n > left()) return fail(error_code::bad_length, at);
+    if (!enter(at)) return false;
+    array a(n);
+    for (auto& e : a)
+      if (!item(e)) return false;
+    v = value(std::move(a));
+    leave();
+    return true;
+  }
+  bool read_map(std::uint64_t n, value& v, const std::uint8_t* at) {
+    if (n > left() / 2) return fail(error_code::bad_length, at);
+    if (!enter(at)) return false;
+    detail::map_builder m(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (!need(1)) return false;
+      const std::uint8_t k = *p;
+      std::uint64_t len = 0;
+      bool is_str = true;
+      if (k >= 0xa0 && k < 0xc0) {
+        ++p;
+        len = k & 0x1f;
+      } else if (k >= 0xd9 && k <= 0xdb) {
+        ++p;
+        if (!length(k - 0xd9, len)) return false;
+      } else {
+        is_str = false;
+      }
+      if (is_str) {
+        std::string_view s;
+        if (!take(len, s, true)) return false;
+        if (!item(m.named(s))) return false;
+      } else {
+        value key;
+        if (!item(key)) return false;
+        if (!item(m.keyed(std::move(key)))) return false;
+      }
+    }
+    v = m.finish();
+    leave();
+    return true;
+  }
+};
+
+}  // namespace
+
+result<value> value_from_msgpack(bytes_view in, const read_options& options) {
+  reader r(in, options);
+  value v;
+  if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
+  return v;
+}
+
+error read_msgpack(bytes_view in, message& out, const read_options& options) {
+  auto v = value_from_msgpack(in, options);
+  if (!v) return v.error();
+  return detail::message_from_value(std::move(*v), out);
+}
+
+result<message> from_msgpack(bytes_view in, const read_options& options) {
+  message m;
+  if (error e = read_msgpack(in, m, options)) return e;
+  return m;
+}
+
+}  // namespace keel::msg
