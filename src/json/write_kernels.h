@@ -127,9 +127,14 @@ __attribute__((always_inline)) inline char* put_noescape_string(char* p, const c
   return p;
 }
 
-template <long_scan Long, bool Pretty, bool Plain>
+// Mut: the nodes of a mutable document (mutable_arena.h): a string's data is the address of its
+// bytes (`strings` unused) and a container's the address of its block of children, so a closed
+// container is followed by the node after it in its parent's block. Otherwise the immutable
+// layout: strings at `strings + data`, children right after their container.
+template <long_scan Long, bool Pretty, bool Plain, bool Mut>
 error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                      const value& root, std::vector<const node*>& stack, const write_options& o) {
+                      const node* start, const char* strings, std::vector<const node*>& stack,
+                      const write_options& o) {
   if (cap < 4096) grow_output(buf, cap, 0, 0);
   char* base = buf.get();
   char* p = base;
@@ -151,8 +156,31 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     p += n;
   };
   const escape_extra extra{o.escape_slash, o.escape_unicode};
-  const char* strings = root.string_area();
-  const node* n = root.node_ptr();
+  if constexpr (Mut) (void)strings;
+  const node* n = start;
+  auto text = [&](const node* x) __attribute__((always_inline))->const char* {
+    if constexpr (Mut) {
+      return reinterpret_cast<const char*>(x->data);
+    } else {
+      return strings + x->data;
+    }
+  };
+  // Where a container's children end (c: an open container's node, its first child).
+  auto end_of = [&](const node* c, const node* first) __attribute__((always_inline))->const node* {
+    if constexpr (Mut) {
+      const std::size_t k = c->tag >> 8;
+      return first + ((c->tag & kTypeMask) == static_cast<std::uint64_t>(type::object) ? 2 * k : k);
+    } else {
+      return c + c->data;
+    }
+  };
+  auto first_child = [&](const node* c) __attribute__((always_inline))->const node* {
+    if constexpr (Mut) {
+      return reinterpret_cast<const node*>(c->data);
+    } else {
+      return c + 1;
+    }
+  };
 
   // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
   error_code err = error_code::ok;
@@ -162,10 +190,10 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
     if (Plain && (tag & kNoEscape)) {
-      p = put_noescape_string(p, strings + x->data, len);
+      p = put_noescape_string(p, text(x), len);
       return true;
     }
-    p = put_string<Long, Plain>(p, strings + x->data, len, extra);
+    p = put_string<Long, Plain>(p, text(x), len, extra);
     if (p == nullptr) [[unlikely]] {
       err = error_code::invalid_utf8;
       return false;
@@ -227,7 +255,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       default: {  // raw_number
         const std::size_t len = tag >> 8;
         ensure(len + 2);
-        std::memcpy(p, strings + x->data, len);
+        std::memcpy(p, text(x), len);
         p += len;
         return true;
       }
@@ -274,9 +302,10 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
           stack_cap = stack.size();
         }
         stack_base[depth++] = n;
-        top_end = n + n->data;
+        const node* first = first_child(n);
+        top_end = end_of(n, first);
         top_obj = obj;
-        ++n;
+        n = first;
         if constexpr (Pretty) newline(depth);
         if (obj) {
           if (!key(n)) return err;
@@ -295,8 +324,9 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       ensure(0);
       *p++ = top_obj ? '}' : ']';
       if (depth == 0) return done();
+      if constexpr (Mut) n = stack_base[depth] + 1;
       const node* c = stack_base[depth - 1];
-      top_end = c + c->data;
+      top_end = end_of(c, first_child(c));
       top_obj = static_cast<type>(c->tag & kTypeMask) == type::object;
     }
     *p++ = ',';
@@ -308,17 +338,17 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   }
 }
 
-// The four option combinations of one kernel set.
-template <long_scan Long>
+// The four option combinations of one kernel set, for one node layout.
+template <long_scan Long, bool Mut>
 error_code write_document(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                          const value& root, std::vector<const node*>& stack,
+                          const node* root, const char* strings, std::vector<const node*>& stack,
                           const write_options& o) {
   const bool plain = !o.escape_slash && !o.escape_unicode;
   if (o.pretty)
-    return plain ? write_tree<Long, true, true>(buf, cap, size, root, stack, o)
-                 : write_tree<Long, true, false>(buf, cap, size, root, stack, o);
-  return plain ? write_tree<Long, false, true>(buf, cap, size, root, stack, o)
-               : write_tree<Long, false, false>(buf, cap, size, root, stack, o);
+    return plain ? write_tree<Long, true, true, Mut>(buf, cap, size, root, strings, stack, o)
+                 : write_tree<Long, true, false, Mut>(buf, cap, size, root, strings, stack, o);
+  return plain ? write_tree<Long, false, true, Mut>(buf, cap, size, root, strings, stack, o)
+               : write_tree<Long, false, false, Mut>(buf, cap, size, root, strings, stack, o);
 }
 
 }  // namespace keel::json::detail

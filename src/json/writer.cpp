@@ -9,6 +9,7 @@
 
 #include "json/utf8.h"
 #include "json/write_kernels.h"
+#include "keel/json/mutable.h"
 #include "keel/json/writer.h"
 
 namespace keel::json {
@@ -80,8 +81,9 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
 
 }  // namespace detail
 
-result<std::string_view> writer::write(const value& v) noexcept {
-  if (!v.valid()) return error_code::not_found;
+template <bool Mut>
+result<std::string_view> writer::write_nodes(const detail::node* root,
+                                             const char* strings) noexcept {
   try {
     const isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
     if (!isa_supported(which)) return error_code::isa_unavailable;
@@ -89,10 +91,11 @@ result<std::string_view> writer::write(const value& v) noexcept {
     std::size_t size = 0;
     // The avx512 kernel set writes long strings with the avx2 set's 32-byte blocks (docs/json.md:
     // 64-byte blocks left some processes in a slow state on twitter.json).
-    const error_code e = which == isa::scalar ? detail::write_document<nullptr>(
-                                                    buf_, capacity_, size, v, stack_, options_)
-                                              : detail::write_document<detail::scan_long_avx2>(
-                                                    buf_, capacity_, size, v, stack_, options_);
+    const error_code e = which == isa::scalar
+                             ? detail::write_document<nullptr, Mut>(buf_, capacity_, size, root,
+                                                                    strings, stack_, options_)
+                             : detail::write_document<detail::scan_long_avx2, Mut>(
+                                   buf_, capacity_, size, root, strings, stack_, options_);
     if (e != error_code::ok) return e;
     return std::string_view(buf_.get(), size);
   } catch (const std::bad_alloc&) {
@@ -100,11 +103,31 @@ result<std::string_view> writer::write(const value& v) noexcept {
   }
 }
 
-result<std::string> write(const value& v, const write_options& options) {
+result<std::string_view> writer::write(const value& v) noexcept {
+  if (!v.valid()) return error_code::not_found;
+  return write_nodes<false>(v.node_ptr(), v.string_area());
+}
+
+result<std::string_view> writer::write(const mutable_value& v) noexcept {
+  if (!v.valid()) return error_code::not_found;
+  return write_nodes<true>(v.node_ptr(), nullptr);
+}
+
+namespace {
+template <class V>
+result<std::string> write_new(const V& v, const write_options& options) {
   writer w(options);
   auto r = w.write(v);
   if (!r) return r.error();
   return std::string(*r);
+}
+}  // namespace
+
+result<std::string> write(const value& v, const write_options& options) {
+  return write_new(v, options);
+}
+result<std::string> write(const mutable_value& v, const write_options& options) {
+  return write_new(v, options);
 }
 
 }  // namespace keel::json

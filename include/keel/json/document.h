@@ -16,7 +16,8 @@ namespace keel::json {
 
 namespace detail {
 struct parse_state;
-}
+struct dom_builder;  // builds a document from a mutable one (src/json/mutable.cpp)
+}  // namespace detail
 
 // An immutable parsed document: a node array and a string area (docs/json-dom.md). It owns its
 // storage; values taken from it are valid while it lives and is not parsed into again.
@@ -38,6 +39,7 @@ class document {
  private:
   friend class parser;
   friend struct detail::parse_state;
+  friend struct detail::dom_builder;
   std::unique_ptr<detail::node[]> nodes_;
   std::size_t node_capacity_ = 0, node_count_ = 0;
   std::unique_ptr<char[]> strings_;

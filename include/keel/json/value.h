@@ -219,37 +219,44 @@ inline value::object_range value::members() const noexcept {
   return {{n_ + 1, s_}, {n_ + n_->data, s_}};
 }
 
-template <>
-inline result<bool> value::get<bool>() const noexcept {
-  if (!is_bool()) return error_code::type_mismatch;
-  return n_->data != 0;
-}
-template <>
-inline result<std::int64_t> value::get<std::int64_t>() const noexcept {
-  if (is_int64()) return static_cast<std::int64_t>(n_->data);
-  return error_code::type_mismatch;  // uint64 nodes are above INT64_MAX by construction
-}
-template <>
-inline result<std::uint64_t> value::get<std::uint64_t>() const noexcept {
-  if (is_uint64()) return n_->data;
-  if (is_int64() && static_cast<std::int64_t>(n_->data) >= 0) return n_->data;
-  return error_code::type_mismatch;
-}
-template <>
-inline result<double> value::get<double>() const noexcept {
-  switch (type()) {
-    case json::type::double_: {
-      double d;
-      std::memcpy(&d, &n_->data, sizeof d);
-      return d;
+namespace detail {
+// get<T> of a bool or number node (shared by value and mutable_value).
+template <class T>
+inline result<T> get_scalar(const node* n) noexcept {
+  const auto t = static_cast<type>(n->tag & kTypeMask);
+  if constexpr (std::is_same_v<T, bool>) {
+    if (t != type::boolean) return error_code::type_mismatch;
+    return n->data != 0;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    if (t == type::int64) return static_cast<std::int64_t>(n->data);
+    return error_code::type_mismatch;  // uint64 nodes are above INT64_MAX by construction
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    if (t == type::uint64) return n->data;
+    if (t == type::int64 && static_cast<std::int64_t>(n->data) >= 0) return n->data;
+    return error_code::type_mismatch;
+  } else {
+    static_assert(std::is_same_v<T, double>,
+                  "get<T>: int64_t, uint64_t, double, bool, string_view");
+    switch (t) {
+      case type::double_: {
+        double d;
+        std::memcpy(&d, &n->data, sizeof d);
+        return d;
+      }
+      case type::int64:
+        return static_cast<double>(static_cast<std::int64_t>(n->data));
+      case type::uint64:
+        return static_cast<double>(n->data);
+      default:
+        return error_code::type_mismatch;
     }
-    case json::type::int64:
-      return static_cast<double>(static_cast<std::int64_t>(n_->data));
-    case json::type::uint64:
-      return static_cast<double>(n_->data);
-    default:
-      return error_code::type_mismatch;
   }
+}
+}  // namespace detail
+
+template <class T>
+inline result<T> value::get() const noexcept {
+  return detail::get_scalar<T>(n_);
 }
 template <>
 inline result<std::string_view> value::get<std::string_view>() const noexcept {

@@ -15,6 +15,8 @@
 
 namespace keel::json {
 
+class mutable_value;
+
 // A writer keeps its output buffer between calls: writing into a reused writer allocates nothing
 // once the buffer is large enough. The returned text is valid until the next write.
 class writer {
@@ -22,11 +24,15 @@ class writer {
   explicit writer(const write_options& options = {}) : options_(options) {}
   write_options& options() noexcept { return options_; }
   result<std::string_view> write(const value& v) noexcept;
+  // A value of a mutable document (keel/json/mutable.h), written by the same kernels.
+  result<std::string_view> write(const mutable_value& v) noexcept;
   // The kernel set the last write used (write_options::isa, else KEEL_JSON_ISA, else the best
   // the CPU supports); automatic before the first write.
   json::isa last_isa() const noexcept { return last_isa_; }
 
  private:
+  template <bool Mut>
+  result<std::string_view> write_nodes(const detail::node* root, const char* strings) noexcept;
   write_options options_;
   std::unique_ptr<char[]> buf_;
   std::size_t capacity_ = 0;
@@ -36,5 +42,6 @@ class writer {
 
 // Convenience: the text in a new string.
 result<std::string> write(const value& v, const write_options& options = {});
+result<std::string> write(const mutable_value& v, const write_options& options = {});
 
 }  // namespace keel::json
