@@ -76,7 +76,7 @@ node* mutable_arena::block(std::size_t cap) {
   const std::size_t cls = floor_log2(cap) + (std::has_single_bit(cap) ? 0 : 1);
   if (cls < 64 && free_[cls] != nullptr) {
     node* first = free_[cls];
-    free_[cls] = reinterpret_cast<node*>(first[-1].data);
+    free_[cls] = as_ptr<node>(first[-1].data);
     return first;
   }
   auto* mem = static_cast<node*>(bump((cap + 1) * sizeof(node)));
@@ -87,7 +87,7 @@ node* mutable_arena::block(std::size_t cap) {
 
 void mutable_arena::free_block(node* first) noexcept {
   const std::size_t cls = floor_log2(static_cast<std::size_t>(first[-1].tag));
-  first[-1].data = reinterpret_cast<std::uint64_t>(free_[cls]);
+  first[-1].data = as_bits(free_[cls]);
   free_[cls] = first;
 }
 
@@ -95,8 +95,7 @@ node mutable_arena::string_node(std::string_view s) {
   auto* mem = static_cast<char*>(bump(s.size() + 1));
   if (!s.empty()) std::memcpy(mem, s.data(), s.size());
   mem[s.size()] = '\0';
-  return {tag_of(type::string, s.size()) | (needs_no_escape(s) ? kNoEscape : 0),
-          reinterpret_cast<std::uint64_t>(mem)};
+  return {tag_of(type::string, s.size()) | (needs_no_escape(s) ? kNoEscape : 0), as_bits(mem)};
 }
 
 node mutable_arena::make(const mutable_input& in) {
@@ -131,13 +130,13 @@ node mutable_arena::copy(const value& v) {
       auto* mem = static_cast<char*>(bump(len + 1));
       std::memcpy(mem, strings + x.data, len);
       mem[len] = '\0';
-      y.data = reinterpret_cast<std::uint64_t>(mem);
+      y.data = as_bits(mem);
     } else if (t == type::array || t == type::object) {
       const std::size_t k = child_nodes(x);
       y.data = 0;
       if (k != 0) {
         node* b = block(k);
-        y.data = reinterpret_cast<std::uint64_t>(b);
+        y.data = as_bits(b);
         open.push_back({b, b + k});
       }
     }
@@ -165,14 +164,14 @@ node mutable_arena::copy(const node& src) {
     if (t == type::string || t == type::raw_number) {
       const std::size_t len = count(x);
       auto* mem = static_cast<char*>(bump(len + 1));
-      std::memcpy(mem, reinterpret_cast<const char*>(x.data), len + 1);
-      y.data = reinterpret_cast<std::uint64_t>(mem);
+      std::memcpy(mem, as_ptr<const char>(x.data), len + 1);
+      y.data = as_bits(mem);
     } else if (t == type::array || t == type::object) {
       const std::size_t k = child_nodes(x);
       y.data = 0;
       if (k != 0) {
         node* b = block(k);
-        y.data = reinterpret_cast<std::uint64_t>(b);
+        y.data = as_bits(b);
         open.push_back({children(x), children(x) + k, b});
       }
     }
@@ -220,7 +219,7 @@ node* mutable_arena::reserve(node& n, std::size_t extra) {
   node* b = block(want);
   if (used != 0) std::memcpy(static_cast<void*>(b), first, used * sizeof(node));
   if (first != nullptr) free_block(first);
-  n.data = reinterpret_cast<std::uint64_t>(b);
+  n.data = as_bits(b);
   return b;
 }
 
@@ -258,7 +257,7 @@ struct dom_builder {
       const type t = type_of(x);
       if (t == type::string || t == type::raw_number) {
         out[at].data = strings.size();
-        strings.append(reinterpret_cast<const char*>(x.data), count(x));
+        strings.append(as_ptr<const char>(x.data), count(x));
         strings.push_back('\0');
       } else if (t == type::array || t == type::object) {
         out[at].data = 1;
@@ -329,8 +328,7 @@ std::size_t member_index(const node& obj, std::string_view key) noexcept {
   const std::size_t k = detail::count(obj);
   for (std::size_t i = 0; i < k; ++i) {
     const node& key_node = c[2 * i];
-    if (std::string_view(reinterpret_cast<const char*>(key_node.data), detail::count(key_node)) ==
-        key)
+    if (std::string_view(detail::as_ptr<const char>(key_node.data), detail::count(key_node)) == key)
       return i;
   }
   return static_cast<std::size_t>(-1);

@@ -15,7 +15,7 @@
 
 namespace keel::json::detail {
 
-inline node* children(const node& n) noexcept { return reinterpret_cast<node*>(n.data); }
+inline node* children(const node& n) noexcept { return as_ptr<node>(n.data); }
 inline std::size_t count(const node& n) noexcept { return static_cast<std::size_t>(n.tag >> 8); }
 inline type type_of(const node& n) noexcept { return static_cast<type>(n.tag & kTypeMask); }
 // Nodes a container's children occupy: one per element, two per member.

@@ -160,7 +160,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   const node* n = start;
   auto text = [&](const node* x) __attribute__((always_inline))->const char* {
     if constexpr (Mut) {
-      return reinterpret_cast<const char*>(x->data);
+      return as_ptr<const char>(x->data);
     } else {
       return strings + x->data;
     }
@@ -176,7 +176,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   };
   auto first_child = [&](const node* c) __attribute__((always_inline))->const node* {
     if constexpr (Mut) {
-      return reinterpret_cast<const node*>(c->data);
+      return as_ptr<const node>(c->data);
     } else {
       return c + 1;
     }

@@ -30,7 +30,7 @@ class mutable_document;
 
 namespace detail {
 struct mutable_arena;  // the storage of one mutable document (src/json/mutable.cpp)
-}
+}  // namespace detail
 
 // Tags that create an empty container.
 struct empty_array_t {};
@@ -120,7 +120,7 @@ class mutable_value {
   }
   // The text of a string or raw number (no check).
   std::string_view raw_string() const noexcept {
-    return {reinterpret_cast<const char*>(n_->data), static_cast<std::size_t>(n_->tag >> 8)};
+    return {detail::as_ptr<const char>(n_->data), static_cast<std::size_t>(n_->tag >> 8)};
   }
   // Array element i: O(1).
   result<mutable_value> at(std::size_t i) const noexcept;
@@ -197,7 +197,7 @@ class mutable_iterator {
     if constexpr (Step == 1) {
       return mutable_value(n_, a_);
     } else {
-      return Ref{std::string_view(reinterpret_cast<const char*>(n_->data),
+      return Ref{std::string_view(detail::as_ptr<const char>(n_->data),
                                   static_cast<std::size_t>(n_->tag >> 8)),
                  mutable_value(n_ + 1, a_)};
     }
@@ -226,21 +226,21 @@ struct mutable_value::member_range {
 };
 
 inline mutable_value::element_range mutable_value::elements() const noexcept {
-  auto* first = is_array() ? reinterpret_cast<detail::node*>(n_->data) : nullptr;
+  auto* first = is_array() ? detail::as_ptr<detail::node>(n_->data) : nullptr;
   const std::size_t n = is_array() ? size() : 0;
   return {{first, a_}, {first + n, a_}};
 }
 inline mutable_value::member_range mutable_value::members() const noexcept {
-  auto* first = is_object() ? reinterpret_cast<detail::node*>(n_->data) : nullptr;
+  auto* first = is_object() ? detail::as_ptr<detail::node>(n_->data) : nullptr;
   const std::size_t n = is_object() ? 2 * size() : 0;
   return {{first, a_}, {first + n, a_}};
 }
 inline std::string_view mutable_value::key_at(std::size_t i) const noexcept {
-  const auto* k = reinterpret_cast<const detail::node*>(n_->data) + 2 * i;
-  return {reinterpret_cast<const char*>(k->data), static_cast<std::size_t>(k->tag >> 8)};
+  const auto* k = detail::as_ptr<const detail::node>(n_->data) + 2 * i;
+  return {detail::as_ptr<const char>(k->data), static_cast<std::size_t>(k->tag >> 8)};
 }
 inline mutable_value mutable_value::child(std::size_t i) const noexcept {
-  auto* first = reinterpret_cast<detail::node*>(n_->data);
+  auto* first = detail::as_ptr<detail::node>(n_->data);
   return {is_object() ? first + 2 * i + 1 : first + i, a_};
 }
 

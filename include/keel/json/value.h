@@ -3,6 +3,7 @@
 // and `value`, a cheap read-only handle to one node.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +39,12 @@ struct node {
 inline constexpr std::uint64_t tag_of(type t, std::uint64_t len) {
   return static_cast<std::uint64_t>(t) | (len << 8);
 }
+// A node's data field as the address it holds (mutable documents) and back.
+template <class T>
+inline T* as_ptr(std::uint64_t bits) noexcept {
+  return std::bit_cast<T*>(bits);
+}
+inline std::uint64_t as_bits(const void* p) noexcept { return std::bit_cast<std::uint64_t>(p); }
 // The type bits of a tag.
 inline constexpr std::uint64_t kTypeMask = 0x7f;
 // On a string node (value or key): the parser found no backslash in its source text, so its bytes
