@@ -573,7 +573,7 @@ result<mutable_value> mutable_value::replace_at_pointer(std::string_view pointer
 }
 error mutable_value::remove_at_pointer(std::string_view pointer) noexcept {
   auto r = guarded([&] { return pointer_edit(*this, pointer, edit::remove, nullptr); });
-  return r ? error{} : r.err();
+  return r ? error{} : r.error();
 }
 
 // ---- the document ----

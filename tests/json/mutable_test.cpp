@@ -17,7 +17,7 @@ using namespace keel::json;
 
 std::string text(const mutable_value& v, const write_options& o = {}) {
   auto r = write(v, o);
-  EXPECT_TRUE(r.ok()) << r.err().to_string();
+  EXPECT_TRUE(r.ok()) << r.error().to_string();
   return r.ok() ? *r : std::string();
 }
 
