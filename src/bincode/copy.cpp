@@ -8,9 +8,9 @@
 // The copy: the C library's memcpy, except for 65 .. 16384 bytes where the CPU has AVX-512F: the
 // kernels of copy_kernel.h (chosen once, at the first call in that range). copy_block_prefixed
 // (encode: the u64 length, then the payload) writes the length inside the first vector there.
-// Same-binary A/B, `keel bench bincode` 16 KiB cases (keel / memcpy, 3 alternating runs of 9
-// rounds, load average ~10): memcpy 0.91..1.05, kernel 1.37..1.74 (session 2); 1 KiB cases and
-// the range down to 65 bytes: docs/bincode.md, "Fast paths".
+// Why the kernel: in a same-binary A/B of the `keel bench bincode` 16 KiB cases (keel / memcpy,
+// 3 alternating runs of 9 rounds) the C library's memcpy measured 0.91..1.05, the kernel
+// 1.37..1.74; the range down to 65 bytes: docs/bincode.md, "Fast paths".
 //
 // KEEL_BINCODE_ISA=scalar forces the C library's memcpy everywhere (=avx512 asks for the kernels,
 // used only where the CPU has them); read once, at that first call.
