@@ -12,6 +12,7 @@
 #include <keel/json.h>
 
 #include "commands.h"
+#include "output.h"
 
 namespace keel::tool {
 
@@ -106,9 +107,8 @@ int rewrite(const json_options& o, bool pretty) {
     std::fprintf(stderr, "keel json: %s: %s\n", o.file.c_str(), out.error().message());
     return 1;
   }
-  std::fwrite(out->data(), 1, out->size(), stdout);
-  std::fputc('\n', stdout);
-  return std::fflush(stdout) == 0 ? 0 : 2;
+  // A failed write is reported by main (finish_stdout).
+  return out_write(out->data(), out->size()) && out_write("\n") ? 0 : write_error_status;
 }
 
 void add_parse_flags(CLI::App* c, json_options& o) {

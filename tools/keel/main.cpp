@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // keel: the command-line tool that drives keel's components.
 #include <cstdio>
+#include <iostream>
+#include <sstream>
 
 #include "commands.h"
+#include "output.h"
 
 int main(int argc, char** argv) {
+  keel::tool::guard_stdout();
   // The subcommands describe themselves (keel --help lists them): this line names none, so it
   // stays true whichever are built.
   CLI::App app{"keel: command-line tool of the keel C++ library"};
@@ -17,9 +21,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
+    std::ostringstream out;  // --help/--version text, written (and checked) like other output
+    const int rc = app.exit(e, out, std::cerr);
+    keel::tool::out_write(out.str());
     // CLI11 returns 0 for --help/--version; usage errors are exit status 2.
-    return rc == 0 ? 0 : 2;
+    return keel::tool::finish_stdout(rc == 0 ? 0 : 2);
   }
-  return keel::tool::exit_status;
+  // Every subcommand's output is checked here: a lost write turns into an error.
+  return keel::tool::finish_stdout(keel::tool::exit_status);
 }
