@@ -15,8 +15,8 @@ namespace {
 inline void* pop(page* pg) {
   std::uintptr_t& head = free_list(pg);
   block* blk = reinterpret_cast<block*>(head);
-  const std::uintptr_t next = encode(blk->next, pg);
-  if (KEEL_UNLIKELY(pg->key != 0) && next != 0 && !page_contains(pg, next)) page_corrupt(pg, next);
+  const std::uintptr_t next = encode(blk->next, head, pg);
+  if (KEEL_UNLIKELY(!link_ok(pg, next))) page_corrupt(pg, next);
   head = next;
   blk->freed = 0;
   ++pg->used;

@@ -28,7 +28,9 @@ inline void* malloc_fast(std::size_t size) {
   // A hardened page's list is in `hfree` (its `free` stays 0): it pops on the checking slow path.
   if (KEEL_LIKELY(b != 0)) {
     block* blk = reinterpret_cast<block*>(b);
-    pg->free = blk->next;
+    const std::uintptr_t next = encode(blk->next, b, pg);
+    if (KEEL_UNLIKELY(!link_ok(pg, next))) page_corrupt(pg, next);
+    pg->free = next;
     blk->freed = 0;
     ++pg->used;
 #ifdef KEEL_ALLOC_WITH_STATS
@@ -57,9 +59,10 @@ inline void free_fast(void* p) {
   if (KEEL_LIKELY(pg->owner.load(std::memory_order_relaxed) ==
                   reinterpret_cast<std::uintptr_t>(t_heap))) {
     const std::uintptr_t mark = free_mark(pg);
-    if (KEEL_UNLIKELY(b->freed == mark)) return free_slow(p);  // double free?
-    // Not hardened (a hardened page's owner has kSlowFree): the list is not encoded.
-    b->next = pg->free;
+    // A double free, or a pointer into the middle of a block: the slow path reports it.
+    if (KEEL_UNLIKELY(b->freed == mark || !is_block_start(pg, a))) return free_slow(p);
+    // Not hardened (a hardened page's owner has kSlowFree): the list is in `free`.
+    b->next = encode(pg->free, a, pg);
     // (A relaxed atomic store is a plain store; it keeps gcc from pairing the two stores through
     // a vector register, which took four instructions for three.)
     __atomic_store_n(&b->freed, mark, __ATOMIC_RELAXED);

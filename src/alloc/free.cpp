@@ -32,14 +32,14 @@ void free_block(page* pg, block* b) {
   b->freed = mark;
   if (mine) {
     std::uintptr_t& head = free_list(pg);
-    b->next = encode(head, pg);
+    b->next = encode(head, a, pg);
     head = a;
     if (--pg->used == 0) page_became_empty(pg);
     return;
   }
   std::uintptr_t head = pg->remote.load(std::memory_order_relaxed);
   do {
-    b->next = head;
+    b->next = encode(head, a, pg);
   } while (!pg->remote.compare_exchange_weak(head, a, std::memory_order_release,
                                              std::memory_order_relaxed));
 }
@@ -60,11 +60,11 @@ void free_remote(page* pg, block* b) {
     return free_slow(b);
   }
   const std::uintptr_t mark = free_mark(pg);
-  if (KEEL_UNLIKELY(b->freed == mark)) return free_slow(b);
+  if (KEEL_UNLIKELY(b->freed == mark || !is_block_start(pg, a))) return free_slow(b);
   b->freed = mark;
   std::uintptr_t head = pg->remote.load(std::memory_order_relaxed);
   do {
-    b->next = head;
+    b->next = encode(head, a, pg);
   } while (!pg->remote.compare_exchange_weak(head, a, std::memory_order_release,
                                              std::memory_order_relaxed));
 }

@@ -13,6 +13,7 @@
 namespace keel::alloc::detail {
 
 page g_empty_page{};
+std::uint64_t g_link_secret = 0;
 
 namespace {
 template <std::size_t... I>
@@ -170,6 +171,7 @@ void process_init() {
   state = 0;
   if (g_init_state.compare_exchange_strong(state, 1, std::memory_order_acq_rel)) {
     options_init();
+    g_link_secret = os_random();
     pthread_key_create(&g_heap_key, heap_done);
     if (g_options.verbose) options_print();
     g_init_state.store(2, std::memory_order_release);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -72,8 +73,8 @@ static_assert(class_slices(kClasses - 1) <= kSlices - 1);
 struct heap;
 struct segment;
 
-// A free block: word 0 links the list (encoded with the page key), word 1 marks it free (the
-// address of its page's metadata, see free_mark).
+// A free block: word 0 links the list (mangled with the page's link key and the block's own
+// address, see encode), word 1 marks it free (the address of its page's metadata, see free_mark).
 struct block {
   std::uintptr_t next;
   std::uintptr_t freed;
@@ -81,18 +82,20 @@ struct block {
 
 // Page metadata; lives in the segment header, one per slice (the head slice of a page is used).
 struct page {
-  std::uintptr_t free;  // encoded head of the owner's free list (0: empty)
+  std::uintptr_t free;  // head of the owner's free list (0: empty); the links are encoded
   std::uint32_t used;   // blocks out (owner's view: remote frees not yet collected)
   std::uint32_t block_size;
-  std::uintptr_t key;                  // free-list encoding key (0 unless hardened)
-  std::atomic<std::uintptr_t> owner;   // owning heap | kSlowFree; 0 when abandoned or free
-  std::atomic<std::uintptr_t> remote;  // frees from other threads (plain pointers)
-  std::uint8_t* start;                 // first block
+  std::uintptr_t lkey;   // secret mixed into every stored link (encode); set by page_init
+  std::uint8_t* start;   // first block
+  std::uint32_t span16;  // (reserved * block_size) / 16: a link must point below start + span
   // Blocks carved so far: written by the owner (page_extend), read by any thread that checks a
   // block start (page_block_start on a hardened free from another thread): relaxed atomics.
   std::atomic<std::uint32_t> capacity;
-  std::uint32_t reserved;  // blocks that fit
-  page* next;              // the heap's queue of pages of this class
+  std::uintptr_t key;                  // hardened page: non-zero (its list is in `hfree`)
+  std::atomic<std::uintptr_t> owner;   // owning heap | kSlowFree; 0 when abandoned or free
+  std::atomic<std::uintptr_t> remote;  // frees from other threads (links encoded as well)
+  std::uint32_t reserved;              // blocks that fit
+  page* next;                          // the heap's queue of pages of this class
   page* prev;
   std::uint16_t slice_index;  // head slice in the segment
   std::uint16_t slice_count;  // 0: slice not a page head
@@ -199,6 +202,7 @@ bool os_protect(void* p, std::size_t size, bool accessible) KEEL_HIDDEN;
 void* os_remap(void* old, std::size_t old_size, std::size_t new_size, void* fixed) KEEL_HIDDEN;
 std::uint64_t os_now_ms() KEEL_HIDDEN;  // coarse monotonic clock
 std::uint64_t os_random() KEEL_HIDDEN;
+extern std::uint64_t g_link_secret KEEL_HIDDEN;  // process-wide, from os_random at init
 std::uint64_t os_thread_id() KEEL_HIDDEN;
 [[noreturn]] void os_fatal(const char* what, const void* p) KEEL_HIDDEN;  // message + abort
 void os_write(const char* s) KEEL_HIDDEN;  // to stderr, no allocation
@@ -241,8 +245,13 @@ void page_unretire(heap* h, page* pg) KEEL_HIDDEN;  // drop pg from the retired 
 void heap_retire_tick(heap* h, bool release_all) KEEL_HIDDEN;
 [[noreturn]] void page_corrupt(const page* pg, std::uintptr_t next) KEEL_HIDDEN;
 inline bool page_contains(const page* pg, std::uintptr_t p) {
-  return p - reinterpret_cast<std::uintptr_t>(pg->start) <
-         std::uintptr_t{pg->reserved} * pg->block_size;
+  return p - reinterpret_cast<std::uintptr_t>(pg->start) < std::uintptr_t{pg->span16} * 16;
+}
+// A decoded link is 0 (end of the list) or a 16-byte aligned address inside the page: one
+// compare (the low 4 bits rotated to the top fail it when set, an address below start wraps).
+// Anything else means a freed block was written to (use after free, overflow): page_corrupt.
+inline bool link_ok(const page* pg, std::uintptr_t next) {
+  return std::rotr(next - reinterpret_cast<std::uintptr_t>(pg->start), 4) < pg->span16 || next == 0;
 }
 // Block index of an offset into a page of class cls < kOneBlockClass, without a division:
 // (off * kBlockRecip[cls]) >> kRecipShift is off / class_size(cls) for every off below 4 MiB
@@ -252,7 +261,7 @@ inline constexpr std::size_t kRecipShift = 38;
 inline constexpr std::size_t kOneBlockClass = 44;  // first class above 64 KiB: one block a page
 static_assert(class_size(kOneBlockClass - 1) == 65536 && class_size(kOneBlockClass) > 65536);
 struct recip_table {
-  std::uint64_t of[kOneBlockClass];
+  std::uint64_t of[kClasses];  // 0 for the one-block classes (every offset maps to block 0)
 };
 inline constexpr recip_table make_recip_table() {
   recip_table t{};
@@ -286,9 +295,24 @@ inline std::uint8_t* page_block_start(const page* pg, const void* p) {
   if (idx >= pg->capacity.load(std::memory_order_relaxed)) return nullptr;
   return pg->start + idx * pg->block_size;
 }
+// Whether a, an address in one of pg's slices, is the start of a block (free's check against
+// interior pointers: two multiplications, no branch; a one-block class accepts only offset 0).
+inline bool is_block_start(const page* pg, std::uintptr_t a) {
+  const std::uintptr_t off = a - reinterpret_cast<std::uintptr_t>(pg->start);
+  const std::uintptr_t idx = (off * kBlockRecip.of[pg->cls]) >> kRecipShift;
+  return idx * pg->block_size == off;
+}
 bool page_list_contains(const page* pg, const void* b) KEEL_HIDDEN;
 
-inline std::uintptr_t encode(std::uintptr_t next, const page* pg) { return next ^ pg->key; }
+// Free-list links are stored mangled, in every mode (glibc's "safe linking", with a secret): the
+// link in block `at` holds next ^ at ^ lkey, lkey being a per-page random secret. A program that
+// writes into a freed block cannot forge a link that decodes inside the page without knowing
+// lkey; what it writes decodes to an address that link_ok rejects (all but 1 in 2^40 or so of
+// values), so malloc reports heap corruption instead of returning an address chosen by the
+// writer. Decoding is the same operation.
+inline std::uintptr_t encode(std::uintptr_t next, std::uintptr_t at, const page* pg) {
+  return next ^ at ^ pg->lkey;
+}
 // The owner's free list: `free`, read by the malloc fast path, or `hfree` on a hardened page (a
 // non-zero key), whose `free` stays 0 so that the fast path never pops an encoded list and need
 // not test the key.

@@ -15,11 +15,20 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   // only touched if used), so realloc can grow it in place up to the page size.
   const std::size_t bs = class_size(cls) > 65536 ? bytes : class_size(cls);
   pg->block_size = static_cast<std::uint32_t>(bs);
+  // A fresh link key for every use of the page: the process secret, the page and the time stamp
+  // counter, mixed (a page reused for another class gets another key).
+  std::uint64_t k =
+      g_link_secret ^ reinterpret_cast<std::uintptr_t>(start) ^ __builtin_ia32_rdtsc();
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdull;
+  k ^= k >> 33;
+  pg->lkey = k;
   pg->key = g_options.hardened ? os_random() : 0;
   pg->remote.store(0, std::memory_order_relaxed);
   pg->start = start;
   pg->capacity.store(0, std::memory_order_relaxed);
   pg->reserved = static_cast<std::uint32_t>(bytes / pg->block_size);
+  pg->span16 = static_cast<std::uint32_t>(std::size_t{pg->reserved} * pg->block_size / 16);
   pg->next = pg->prev = nullptr;
   pg->cls = static_cast<std::uint8_t>(cls);
   pg->in_use = 1;
@@ -39,10 +48,11 @@ bool page_extend(page* pg) {
   std::uint8_t* first = pg->start + std::size_t{capacity} * bs;
   std::uint8_t* p = first;
   for (std::size_t i = 0; i + 1 < n; ++i, p += bs) {
-    reinterpret_cast<block*>(p)->next = encode(reinterpret_cast<std::uintptr_t>(p + bs), pg);
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    reinterpret_cast<block*>(p)->next = encode(at + bs, at, pg);
   }
   std::uintptr_t& head = free_list(pg);
-  reinterpret_cast<block*>(p)->next = encode(head, pg);
+  reinterpret_cast<block*>(p)->next = encode(head, reinterpret_cast<std::uintptr_t>(p), pg);
   head = reinterpret_cast<std::uintptr_t>(first);
   pg->capacity.store(capacity + static_cast<std::uint32_t>(n), std::memory_order_relaxed);
   return true;
@@ -57,10 +67,10 @@ std::uint32_t page_collect_remote(page* pg) {
   const std::uint32_t limit = pg->reserved;
   std::uintptr_t& list = free_list(pg);
   while (head != 0) {
-    if (KEEL_UNLIKELY(++count > limit || !page_contains(pg, head))) page_corrupt(pg, head);
+    if (KEEL_UNLIKELY(++count > limit || !link_ok(pg, head))) page_corrupt(pg, head);
     block* b = reinterpret_cast<block*>(head);
-    head = b->next;
-    b->next = encode(list, pg);
+    head = encode(b->next, reinterpret_cast<std::uintptr_t>(b), pg);
+    b->next = encode(list, reinterpret_cast<std::uintptr_t>(b), pg);
     list = reinterpret_cast<std::uintptr_t>(b);
   }
   pg->used -= count;
@@ -149,22 +159,22 @@ bool page_list_contains(const page* pg, const void* b) {
   const auto target = reinterpret_cast<std::uintptr_t>(b);
   std::uint32_t steps = 0;
   for (std::uintptr_t q = free_list(pg); q != 0;
-       q = encode(reinterpret_cast<const block*>(q)->next, pg)) {
+       q = encode(reinterpret_cast<const block*>(q)->next, q, pg)) {
     if (q == target) return true;
-    if (++steps > pg->reserved || !page_contains(pg, q)) page_corrupt(pg, q);
+    if (++steps > pg->reserved || !link_ok(pg, q)) page_corrupt(pg, q);
   }
   steps = 0;
   for (std::uintptr_t q = pg->remote.load(std::memory_order_acquire); q != 0;
-       q = reinterpret_cast<const block*>(q)->next) {
+       q = encode(reinterpret_cast<const block*>(q)->next, q, pg)) {
     if (q == target) return true;
-    if (++steps > pg->reserved || !page_contains(pg, q)) page_corrupt(pg, q);
+    if (++steps > pg->reserved || !link_ok(pg, q)) page_corrupt(pg, q);
   }
   return false;
 }
 
 void page_corrupt(const page* pg, std::uintptr_t next) {
   (void)pg;
-  os_fatal("heap corruption: a free list points outside its page (use after free or overflow?)",
+  os_fatal("heap corruption: a free-list link was overwritten (write after free or overflow?)",
            reinterpret_cast<const void*>(next));
 }
 

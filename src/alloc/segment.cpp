@@ -13,11 +13,13 @@ alignas(64) std::uint8_t g_segmap[kChunks];
 page g_no_page{.free = 0,
                .used = 0,
                .block_size = 0,
+               .lkey = 0,
+               .start = nullptr,
+               .span16 = 0,
+               .capacity{0},
                .key = 0,
                .owner{kSlowFree},
                .remote{0},
-               .start = nullptr,
-               .capacity{0},
                .reserved = 0,
                .next = nullptr,
                .prev = nullptr,
@@ -283,6 +285,7 @@ bool segment_page_grow(page* pg, std::size_t bytes) {
   for (std::size_t i = first + n; i < first + want; ++i) s->slice_page[i] = pg;
   pg->slice_count = static_cast<std::uint16_t>(want);
   pg->block_size = static_cast<std::uint32_t>(want * kSliceSize);
+  pg->span16 = pg->block_size / 16;
   g_stats.pages_bytes.fetch_add((want - n) * kSliceSize, std::memory_order_relaxed);
   return true;
 }
