@@ -31,7 +31,7 @@ struct trade {
 // scope in the type's own namespace (the codec finds them by argument-dependent lookup).
 namespace market {
 KEEL_BINCODE_ENUM(side, 2)
-KEEL_BINCODE_FIELDS(trade, id, symbol, s, price, fills)
+KEEL_FIELDS(trade, id, symbol, s, price, fills)
 }  // namespace market
 
 int main() {
