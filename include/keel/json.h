@@ -12,6 +12,7 @@
 #include "keel/json/document.h"
 #include "keel/json/error.h"
 #include "keel/json/mutable.h"
+#include "keel/json/patch.h"
 #include "keel/json/options.h"
 #include "keel/json/value.h"
 #include "keel/json/writer.h"

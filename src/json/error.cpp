@@ -54,6 +54,13 @@ const char* message(error_code code) noexcept {
       return "I/O error";
     case error_code::out_of_memory:
       return "out of memory";
+    case error_code::invalid_patch:
+      return "invalid JSON Patch operation";
+    case error_code::test_failed:
+      return "test operation failed: the values differ";
+    case error_code::not_representable:
+      return "a merge patch cannot set a member to null";
+
   }
   return "unknown error";
 }

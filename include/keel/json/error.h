@@ -35,6 +35,9 @@ enum class error_code : std::uint8_t {
   nonfinite_number,      // NaN or Infinity written under nonfinite_policy::error
   io_error,              // reading a file failed
   out_of_memory,         // the DOM or the parser's buffers could not be allocated
+  invalid_patch,         // a JSON Patch that is not an array of well-formed operations
+  test_failed,           // a JSON Patch `test` operation found a different value
+  not_representable,     // a merge patch cannot set an object member to null (diff)
 };
 
 // A short English description of the code ("invalid UTF-8", ...).
