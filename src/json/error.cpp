@@ -60,7 +60,6 @@ const char* message(error_code code) noexcept {
       return "test operation failed: the values differ";
     case error_code::not_representable:
       return "a merge patch cannot set a member to null";
-
   }
   return "unknown error";
 }

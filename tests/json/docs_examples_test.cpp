@@ -3,6 +3,7 @@
 // written there: each test holds the same code as its page.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "keel/json.h"
@@ -25,6 +26,31 @@ TEST(DocsExamples, Mutable) {
   EXPECT_EQ(text, R"({"name":"keel::json","tags":["first","fast","small"]})");
   json::document back = *d.to_document();  // immutable again
   EXPECT_EQ(back.root().size(), 2u);
+}
+
+// docs/json-patch.md, "Example".
+TEST(DocsExamples, Patch) {
+  auto doc = json::parse(R"({"name":"keel","tags":["fast"],"n":1})");
+  auto patch = json::parse(R"([
+  {"op":"test","path":"/n","value":1.0},
+  {"op":"add","path":"/tags/-","value":"small"},
+  {"op":"move","from":"/name","path":"/title"}
+])");
+  json::mutable_document m(doc->root());
+  if (json::patch_error e = json::apply_patch(m, patch->root()))
+    std::fprintf(stderr, "%s\n", e.to_string().c_str());  // nothing was changed
+  EXPECT_EQ(*json::write(m.root()), R"({"tags":["fast","small"],"n":1,"title":"keel"})");
+
+  auto merge = json::parse(R"({"n":null,"tags":["x"]})");
+  json::apply_merge_patch(m, merge->root());  // {"tags":["x"],"title":"keel"}
+  EXPECT_EQ(*json::write(m.root()), R"({"tags":["x"],"title":"keel"})");
+
+  json::document after = *m.to_document();
+  auto ops = json::diff(doc->root(), after.root());
+  EXPECT_EQ(
+      *json::write(ops->root()),
+      R"([{"op":"remove","path":"/name"},{"op":"remove","path":"/n"},)"
+      R"({"op":"replace","path":"/tags/0","value":"x"},{"op":"add","path":"/title","value":"keel"}])");
 }
 
 }  // namespace

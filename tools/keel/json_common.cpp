@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Shared parts of the `keel json` subcommands (json_common.h).
+#include "json_common.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "output.h"
+
+namespace keel::tool::json_cli {
+
+std::string display_name(const std::string& name) { return name == "-" ? "<stdin>" : name; }
+
+bool read_input(const std::string& name, std::string& out) {
+  std::FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (!f) {
+    std::fprintf(stderr, "keel json: %s: %s\n", name.c_str(), std::strerror(errno));
+    return false;
+  }
+  out.clear();
+  char buf[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const int err = std::ferror(f) != 0 ? errno : 0;
+  const bool bad = std::ferror(f) != 0;
+  if (f != stdin) std::fclose(f);
+  if (bad) {
+    std::fprintf(stderr, "keel json: %s: %s\n", display_name(name).c_str(),
+                 err != 0 ? std::strerror(err) : "read error");
+    return false;
+  }
+  return true;
+}
+
+json::parse_options parse_opts(const options& o) {
+  json::parse_options p;
+  p.allow_comments = o.comments;
+  p.allow_trailing_commas = o.trailing_commas;
+  p.allow_nan_inf = o.nan_inf;
+  p.allow_bom = o.bom;
+  if (o.isa == "scalar") {
+    p.isa = json::isa::scalar;
+  } else if (o.isa == "avx2") {
+    p.isa = json::isa::avx2;
+  } else if (o.isa == "avx512") {
+    p.isa = json::isa::avx512;
+  }
+  return p;
+}
+
+json::write_options write_opts(const options& o, bool pretty) {
+  json::write_options w;
+  w.pretty = pretty;
+  w.indent = static_cast<std::uint8_t>(o.indent);
+  w.escape_unicode = o.escape_unicode;
+  w.escape_slash = o.escape_slash;
+  w.nonfinite = o.nan_inf ? json::nonfinite_policy::literal : json::nonfinite_policy::error;
+  return w;
+}
+
+void report_parse_error(const std::string& name, std::string_view text, const json::error& e) {
+  (void)text;
+  std::fprintf(stderr, "%s:%zu:%zu: %s\n", display_name(name).c_str(), e.line, e.column,
+               e.message());
+}
+
+int load(const options& o, const std::string& name, std::string& text, json::document& doc) {
+  if (!read_input(name, text)) return 2;
+  json::parser p(parse_opts(o));
+  if (const json::error e = p.parse_into(doc, text.data(), text.size())) {
+    if (e.code == json::error_code::isa_unavailable) {
+      std::fprintf(stderr, "keel json: %s\n", e.message());
+      return 2;
+    }
+    report_parse_error(name, text, e);
+    return 1;
+  }
+  return 0;
+}
+
+int emit(const options& o, std::string_view text) {
+  if (o.output.empty() || o.output == "-")
+    return out_write(text) && out_write("\n") ? 0 : write_error_status;
+  std::FILE* f = std::fopen(o.output.c_str(), "wb");
+  if (!f) {
+    std::fprintf(stderr, "keel json: %s: %s\n", o.output.c_str(), std::strerror(errno));
+    return 2;
+  }
+  bool ok =
+      std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fputc('\n', f) != EOF;
+  int err = ok ? 0 : errno;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    std::fprintf(stderr, "keel json: %s: %s\n", o.output.c_str(),
+                 err != 0 ? std::strerror(err) : "write error");
+    return 2;
+  }
+  return 0;
+}
+
+void add_parse_flags(CLI::App* c, options& o) {
+  c->add_flag("--comments", o.comments, "Allow // and /* */ comments");
+  c->add_flag("--trailing-commas", o.trailing_commas, "Allow a comma before ] and }");
+  c->add_flag("--nan-inf", o.nan_inf, "Allow NaN, Infinity and -Infinity (written back as such)");
+  c->add_flag("--bom", o.bom, "Skip a leading UTF-8 byte order mark");
+  c->add_option("--isa", o.isa, "Force the parser's kernels")
+      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+}
+
+void add_write_flags(CLI::App* c, options& o, bool pretty_flag) {
+  if (pretty_flag) c->add_flag("--pretty", o.pretty, "Write the result indented");
+  c->add_option("--indent", o.indent, "Spaces per level when indented")->check(CLI::Range(0, 16));
+  c->add_flag("--escape-unicode", o.escape_unicode, "Write non-ASCII as \\uXXXX");
+  c->add_flag("--escape-slash", o.escape_slash, "Write '/' as \\/");
+  c->add_option("-o,--output", o.output, "Write the result to FILE instead of standard output");
+}
+
+}  // namespace keel::tool::json_cli

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// What the `keel json` subcommands share: their options, reading inputs, parse options, error
+// reports and writing results (to stdout or -o FILE).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <keel/json.h>
+#include <CLI/CLI.hpp>
+
+namespace keel::tool::json_cli {
+
+struct options {
+  std::vector<std::string> files;
+  std::string file, second, pointer, output;
+  unsigned indent = 2;
+  bool pretty = false, raw = false, merge = false;
+  bool comments = false, trailing_commas = false, nan_inf = false, bom = false;
+  bool escape_unicode = false, escape_slash = false;
+  std::string isa;
+};
+
+// Reads a whole file (or stdin for "-"); false with a message on stderr ("keel json: NAME:
+// REASON") on failure.
+bool read_input(const std::string& name, std::string& out);
+// The name an input is reported under ("<stdin>" for "-").
+std::string display_name(const std::string& name);
+
+json::parse_options parse_opts(const options& o);
+json::write_options write_opts(const options& o, bool pretty);
+
+// Reports a parse error of `text` (read from `name`) on stderr.
+void report_parse_error(const std::string& name, std::string_view text, const json::error& e);
+
+// Reads and parses one input into doc; on failure reports it and returns the exit status
+// (1: invalid JSON, 2: I/O error or unusable options), else 0.
+int load(const options& o, const std::string& name, std::string& text, json::document& doc);
+
+// Writes text and a newline to -o FILE or stdout; returns the exit status (2 on a write error).
+int emit(const options& o, std::string_view text);
+
+void add_parse_flags(CLI::App* c, options& o);
+void add_write_flags(CLI::App* c, options& o, bool pretty_flag);
+
+// The subcommands of cmd_json_patch.cpp: get, patch, merge-patch, diff.
+void add_edit_commands(CLI::App* json, const std::shared_ptr<options>& opts);
+
+}  // namespace keel::tool::json_cli
