@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Fuzzes keel::bincode decoding: the first byte picks a config (the eight presets, with and
-// without a limit) and a type; the rest is decoded. Anything decoded must re-encode to bytes
+// without a limit) and a type (selector 15: a second byte picks one with nested sequences or
+// zero-size values); the rest is decoded. Anything decoded must re-encode to bytes
 // that decode and re-encode to themselves. Run with -malloc_limit_mb to catch any allocation a
 // forged length could cause (see scripts/test-bincode).
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -39,6 +42,11 @@ KEEL_BINCODE_FIELDS(trade, id, ts, symbol, s, venue, fills, ttl, mark)
 struct rect {
   std::uint32_t w, h;
 };
+struct empty {  // a field-less struct: zero bytes on the wire
+  bool operator==(const empty&) const = default;
+  auto operator<=>(const empty&) const = default;
+};
+
 using shape =
     std::variant<std::monostate, double, rect, std::vector<std::pair<std::int16_t, std::int16_t>>,
                  std::tuple<std::string, char32_t>>;
@@ -70,6 +78,42 @@ void run(std::span<const std::uint8_t> in, const kb::config& c) {
   if (!r || *r != once->size()) std::abort();
   auto twice = kb::encode_to_vector(w, c.with_no_limit());
   if (!twice || *twice != *once) std::abort();
+}
+
+// Selector 15: the next byte picks a type with nested sequences or values that take no bytes,
+// whose counts nothing in the input bounds (the decode's zero-size budget does).
+void nested_or_zero_size(std::span<const std::uint8_t> in, const kb::config& c) {
+  if (in.empty()) return;
+  const std::uint8_t which = in[0];
+  in = in.subspan(1);
+  switch (which & 7) {
+    case 0:
+      run<std::vector<trade>>(in, c);
+      break;
+    case 1:
+      run<std::vector<std::vector<std::monostate>>>(in, c);
+      break;
+    case 2:
+      run<std::map<std::uint8_t, std::vector<std::vector<std::monostate>>>>(in, c);
+      break;
+    case 3:
+      run<std::vector<std::array<std::monostate, 64>>>(in, c);
+      break;
+    case 4:
+      run<std::vector<std::optional<std::vector<std::tuple<std::monostate, empty>>>>>(in, c);
+      break;
+    case 5:
+      run<std::vector<std::vector<std::vector<std::uint8_t>>>>(in, c);
+      break;
+    case 6:
+      run<std::tuple<std::set<std::monostate>, std::map<std::monostate, std::vector<empty>>>>(in,
+                                                                                              c);
+      break;
+    default:
+      run<std::vector<std::variant<std::monostate, std::vector<std::monostate>, std::string>>>(in,
+                                                                                               c);
+      break;
+  }
 }
 
 }  // namespace
@@ -127,7 +171,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       run<std::optional<side>>(in, c);
       break;
     default:
-      run<std::vector<trade>>(in, c);
+      nested_or_zero_size(in, c);
       break;
   }
   return 0;

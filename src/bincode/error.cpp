@@ -32,6 +32,8 @@ const char* message(error_code c) noexcept {
       return "output buffer too small";
     case error_code::stream_error:
       return "output stream error";
+    case error_code::out_of_memory:
+      return "out of memory";
   }
   return "unknown error";
 }

@@ -290,7 +290,7 @@ TEST(BincodeResult, SizeResultIsOneWordAndRoundTrips) {
   EXPECT_EQ(*ok, (std::uint64_t{1} << 60) - 1);
   EXPECT_EQ(ok.value(), (std::uint64_t{1} << 60) - 1);
   EXPECT_EQ(ok.error(), (kb::error{kb::error_code::ok, 0}));
-  for (int c = 1; c <= static_cast<int>(kb::error_code::stream_error); ++c) {
+  for (int c = 1; c <= static_cast<int>(kb::error_code::out_of_memory); ++c) {
     for (std::size_t off : {std::size_t{0}, std::size_t{12345}, std::size_t{1} << 59}) {
       const kb::error e{static_cast<kb::error_code>(c), off};
       const kb::size_result r = e;

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -45,6 +46,17 @@ inline void for_each_index(serial_t, std::size_t n, const auto& f) {
 }
 inline void for_each_index(pool::thread_pool& p, std::size_t n, const auto& f) {
   pool::parallel_for(p, 0, n, f);
+}
+
+// outs.resize(n); false when that allocation fails (decode_batch then reports out_of_memory).
+template <class T>
+bool resize_outputs(std::vector<T>& outs, std::size_t n) {
+  try {
+    outs.resize(n);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
 }
 
 // The lowest failing index, kept across threads.
@@ -111,7 +123,7 @@ batch_status encode_batch(Exec&& exec, std::span<const T> values, std::vector<B>
 template <class Exec, class T, class In>
 batch_status decode_batch(Exec&& exec, std::span<const In> inputs, std::vector<T>& outs,
                           const config& c = standard()) {
-  outs.resize(inputs.size());
+  if (!detail::resize_outputs(outs, inputs.size())) return {0, {error_code::out_of_memory, 0}};
   const config strict = c.reject_trailing_bytes();
   detail::first_failure bad;
   detail::for_each_index(exec, inputs.size(), [&](std::size_t i) {
@@ -131,7 +143,7 @@ batch_status decode_batch(Exec&& exec, std::span<const std::uint8_t> bytes,
   for (std::size_t i = 0; i < n; ++i)  // offsets must be ascending and inside the bytes
     if (offsets[i] > offsets[i + 1] || offsets[i + 1] > bytes.size())
       return {i, {error_code::unexpected_end, 0}};
-  outs.resize(n);
+  if (!detail::resize_outputs(outs, n)) return {0, {error_code::out_of_memory, 0}};
   const config strict = c.reject_trailing_bytes();
   auto item = [&](std::size_t i) { return bytes.subspan(offsets[i], offsets[i + 1] - offsets[i]); };
   detail::first_failure bad;

@@ -33,9 +33,6 @@
 namespace keel::bincode {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
-// Largest length accepted for a sequence of values that take no bytes (Vec<()>): nothing in the
-// input bounds it, so keel does (longer: limit_exceeded).
-inline constexpr std::size_t max_zero_size_elements = std::size_t{1} << 20;
 
 template <class T>
 struct codec;  // specialised below
@@ -140,13 +137,17 @@ template <class F, class W>
 KEEL_BINCODE_INLINE void put_len(W& w, std::size_t n) {
   put_int<F>(w, static_cast<std::uint64_t>(n));
 }
-// Reads a length and checks that `len` elements of at least `min` bytes fit what is left.
+// Reads a length and checks that `len` elements of at least `min` bytes fit what is left. Elements
+// that take no bytes (min 0) draw `memory` bytes each from the decode's zero-size budget instead.
 template <class F>
-KEEL_BINCODE_INLINE bool get_len(reader& r, std::size_t& len, std::size_t min) {
+KEEL_BINCODE_INLINE bool get_len(reader& r, std::size_t& len, std::size_t min,
+                                 std::size_t memory = 1) {
   std::uint64_t n{};
   if (!get_int<F>(r, n)) return false;
   if (min == 0) {
-    if (n > max_zero_size_elements) return r.fail(error_code::limit_exceeded, r.p);
+    const std::size_t per = memory == 0 ? 1 : memory;
+    if (n > r.zero_size_budget / per) return r.fail(error_code::limit_exceeded, r.p);
+    r.zero_size_budget -= static_cast<std::size_t>(n) * per;
   } else if (n > r.remaining() / min) {
     return r.fail_need(
         n > static_cast<std::uint64_t>(npos) / min ? npos : static_cast<std::size_t>(n) * min);
@@ -481,7 +482,7 @@ struct codec<std::vector<T, A>> {
   template <class F>
   static bool decode(detail::reader& r, V& v) {
     std::size_t n{};
-    if (!detail::get_len<F>(r, n, detail::min_size_v<F, T>)) return false;
+    if (!detail::get_len<F>(r, n, detail::min_size_v<F, T>, sizeof(T))) return false;
     v.resize(n);
     if constexpr (std::is_same_v<T, bool>) {
       for (std::size_t i = 0; i < n; ++i) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <span>
 
 #include "keel/bincode/codec.h"
@@ -13,11 +14,18 @@
 namespace keel::bincode {
 
 namespace detail {
+// Every decode's allocations (vectors, strings, maps, a user codec's) happen under one of these
+// catches: a failed allocation is the error out_of_memory at the current input position, never
+// an exception out of a decode.
 template <class T>
 size_result decode_general(T& out, std::span<const std::uint8_t> in, const config& c) {
   return dispatch(c, [&](auto f) -> size_result {
     reader r(in.data(), in.size(), c);
-    if (!get<decltype(f)>(r, out)) return r.err;
+    try {
+      if (!get<decltype(f)>(r, out)) return r.err;
+    } catch (const std::bad_alloc&) {
+      return error{error_code::out_of_memory, static_cast<std::size_t>(r.p - r.base)};
+    }
     const auto used = static_cast<std::size_t>(r.p - r.base);
     if (c.reject_trailing && used != in.size()) return error{error_code::trailing_bytes, used};
     return used;
@@ -56,7 +64,11 @@ template <class T>
   using E = typename length_prefixed_block<T>::element;
   const std::size_t len = block_count<E>(in, c);
   if (len == npos) return decode_general(out, in, c);
-  out.resize(len);
+  try {
+    out.resize(len);
+  } catch (const std::bad_alloc&) {
+    return error{error_code::out_of_memory, 0};
+  }
   const std::size_t bytes = len * sizeof(E);
   copy_block(out.data(), in.data() + 8, bytes);
   return 8 + bytes;

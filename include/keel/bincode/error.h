@@ -28,6 +28,7 @@ enum class error_code : std::uint8_t {
   invalid_duration,      // Duration overflow, or not representable in the C++ duration
   buffer_too_small,      // encode: the fixed output buffer cannot hold the value
   stream_error,          // encode: the std::ostream went bad
+  out_of_memory,         // decode: allocating the value's storage failed (std::bad_alloc)
 };
 
 // A short English description of a code ("unexpected end of input", ...).
@@ -175,7 +176,7 @@ class result : detail::result_base<T> {
 class size_result {
   static constexpr int code_shift = 60;
   static constexpr std::uint64_t payload_mask = (std::uint64_t{1} << code_shift) - 1;
-  static_assert(static_cast<unsigned>(error_code::stream_error) < 16, "codes must fit 4 bits");
+  static_assert(static_cast<unsigned>(error_code::out_of_memory) < 16, "codes must fit 4 bits");
 
  public:
   size_result(std::size_t v) noexcept : bits_(v) {}  // NOLINT: implicit on purpose

@@ -26,6 +26,12 @@
 #endif
 
 namespace keel::bincode {
+// Values that take no bytes on the wire (Vec<()>, a std::monostate, an empty struct) are bounded
+// by nothing in the input, so keel bounds them: over one whole decode, sequences of such values
+// may claim at most this many bytes of memory in all (2^20 elements of a one-byte type such as
+// std::monostate; elements of a larger type count their size). More: limit_exceeded.
+inline constexpr std::size_t max_zero_size_elements = std::size_t{1} << 20;
+
 // Rust's u128 / i128 (GCC and Clang's 128-bit integers).
 __extension__ typedef unsigned __int128 uint128;
 __extension__ typedef __int128 int128;
@@ -302,6 +308,9 @@ struct reader {
   const std::uint8_t* end;        // min(end of input, base + limit)
   const std::uint8_t* input_end;  // end of input
   std::uint64_t limit;            // the config's byte limit (max: none)
+  // What sequences of zero-size values may still claim, in bytes of memory, over the whole
+  // decode (nested ones included): see max_zero_size_elements.
+  std::size_t zero_size_budget = max_zero_size_elements;
   bool v1;
   error err{};
 
