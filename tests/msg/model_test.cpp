@@ -55,6 +55,13 @@ TEST(MsgValue, CheckedIntegerConversions) {
   EXPECT_THROW(value("x").get<int>().value(), exception);
   EXPECT_THROW(*value("x").get<int>(), exception);
   EXPECT_EQ(value("x").get<int>().value_or(7), 7);
+  try {
+    (void)value("x").get<int>().value();
+    FAIL() << "no exception";
+  } catch (const keel::exception& e) {  // the shared base (keel/error.h)
+    EXPECT_STREQ(e.component(), "msg");
+    EXPECT_EQ(dynamic_cast<const exception&>(e).code(), error_code::type_mismatch);
+  }
 }
 
 TEST(MsgValue, EveryHeapType) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "keel/error.h"
+
 namespace keel::msg {
 
 enum class error_code : std::uint8_t {
@@ -32,24 +34,32 @@ enum class error_code : std::uint8_t {
   io_error,        // reading or writing a file failed
 };
 
-// A short English description of the code ("truncated input", ...). (Other components call this
-// free function `message`; here that name is the message type.)
+// A short English description of the code ("truncated input", ...). Other components name this
+// free function `message`; in keel::msg that name is the message type.
 const char* error_message(error_code code) noexcept;
 
+class exception;
+
 struct error {
+  using exception_type = msg::exception;
   error_code code = error_code::ok;
   std::size_t offset = 0;  // byte offset in the input (readers)
   std::size_t line = 0;    // 1-based line for text forms, 0 otherwise
   std::size_t column = 0;  // 1-based column in bytes for text forms, 0 otherwise
   explicit operator bool() const noexcept { return code != error_code::ok; }
   const char* message() const noexcept { return error_message(code); }
+  keel::position position() const noexcept { return {offset, line, column}; }
   // "offset N: message" for binary readers, "line:column: message" for text forms, else message.
   std::string to_string() const;
+  friend bool operator==(const error&, const error&) = default;
 };
 
-class exception : public std::runtime_error {
+// Thrown by the checked accessors of a failed result (value(), operator*, operator->) and by the
+// writers when a value is beyond a form's limits.
+class exception : public keel::exception {
  public:
-  explicit exception(const msg::error& e) : std::runtime_error(e.to_string()), error_(e) {}
+  explicit exception(const msg::error& e) : keel::exception(e.to_string()), error_(e) {}
+  const char* component() const noexcept override { return "msg"; }
   const msg::error& error() const noexcept { return error_; }
   error_code code() const noexcept { return error_.code; }
 
@@ -57,45 +67,8 @@ class exception : public std::runtime_error {
   msg::error error_;
 };
 
-// A value or an error. T must be default-constructible.
+// A value or an error (keel/error.h): ok(), error(), code(), value(), checked operator* and ->.
 template <class T>
-class result {
- public:
-  result(T v) : value_(std::move(v)) {}      // NOLINT: implicit by design
-  result(msg::error e) : error_(e) {}        // NOLINT
-  result(error_code c) { error_.code = c; }  // NOLINT
-
-  bool ok() const noexcept { return !error_; }
-  explicit operator bool() const noexcept { return ok(); }
-  const msg::error& error() const noexcept { return error_; }
-  error_code code() const noexcept { return error_.code; }
-  const T& value() const& {
-    check();
-    return value_;
-  }
-  T&& value() && {
-    check();
-    return std::move(value_);
-  }
-  const T& operator*() const& { return value(); }
-  T& operator*() & {
-    check();
-    return value_;
-  }
-  T&& operator*() && { return std::move(*this).value(); }
-  const T* operator->() const { return &value(); }
-  T* operator->() {
-    check();
-    return &value_;
-  }
-  T value_or(T fallback) const { return ok() ? value_ : std::move(fallback); }
-
- private:
-  void check() const {
-    if (error_) throw exception(error_);
-  }
-  T value_{};
-  msg::error error_{};
-};
+using result = keel::result<T, error>;
 
 }  // namespace keel::msg
