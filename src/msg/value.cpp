@@ -20,9 +20,10 @@ struct tagged_box {
 };
 
 constexpr const char* kTypeNames[kTypeCount] = {
-    "null",   "bool",   "int8",    "int16",   "int32",     "int64",     "uint8",     "uint16",
-    "uint32", "uint64", "float32", "float64", "string",    "bytes",     "timestamp", "extension",
-    "map",    "array",  "int32[]", "int64[]", "float32[]", "float64[]", "tagged",
+    "null",        "bool",        "int8",          "int16",         "int32",   "int64",
+    "uint8",       "uint16",      "uint32",        "uint64",        "float32", "float64",
+    "string",      "bytes",       "timestamp",     "extension",     "map",     "array",
+    "int32_array", "int64_array", "float32_array", "float64_array", "tagged",
 };
 
 template <class T>

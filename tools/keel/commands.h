@@ -11,5 +11,6 @@ inline int exit_status = 0;
 
 void add_bench_command(CLI::App& app);
 void add_json_command(CLI::App& app);
+void add_msg_command(CLI::App& app);
 
 }  // namespace keel::tool

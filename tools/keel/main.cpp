@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   keel::tool::add_bench_command(app);
 #endif
   keel::tool::add_json_command(app);
+  keel::tool::add_msg_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
