@@ -9,7 +9,9 @@
 
 namespace keel::msg::detail {
 
+// (An offset past the end, as pugixml reports for some truncated documents, is the end.)
 inline error text_error(error_code code, std::string_view text, std::size_t offset) {
+  if (offset > text.size()) offset = text.size();
   error e{code, offset, 1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {

@@ -181,6 +181,11 @@ TEST(MsgXml, Errors) {
   EXPECT_EQ(e.code(), error_code::bad_value);
   EXPECT_EQ(e.error().line, 3u);
   EXPECT_EQ(e.error().column, 3u);
+  // pugixml reports some truncated documents past their end; the error stays inside the input.
+  const std::string cut("\n\xff\xff\n\xff\n\n\xff\xff\n<\xff\xff\nZ", 15);
+  e = from_xml(cut);
+  EXPECT_EQ(e.code(), error_code::syntax_error);
+  EXPECT_LE(e.error().offset, cut.size());
   EXPECT_EQ(from_xml("<msg/>").code(), error_code::bad_value);
   EXPECT_EQ(from_xml("<message><int8>1</int8></message>").code(),
             error_code::bad_value);  // no name
