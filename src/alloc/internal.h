@@ -9,9 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#define KEEL_LIKELY(x) __builtin_expect(!!(x), 1)
-#define KEEL_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define KEEL_NOINLINE __attribute__((noinline))
+#include "keel/detail/attributes.h"
+
 #define KEEL_HIDDEN __attribute__((visibility("hidden")))
 
 namespace keel::alloc::detail {

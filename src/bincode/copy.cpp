@@ -12,25 +12,26 @@
 // 3 alternating runs of 9 rounds) the C library's memcpy measured 0.91..1.05, the kernel
 // 1.37..1.74; the range down to 65 bytes: docs/bincode.md, "Fast paths".
 //
-// KEEL_BINCODE_ISA=scalar forces the C library's memcpy everywhere (=avx512 asks for the kernels,
-// used only where the CPU has them); read once, at that first call.
+// KEEL_BINCODE_ISA (the options table, src/common/options.h) is read once, at that first call.
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 
 #include "bincode/copy_kernel.h"
+#include "common/options.h"
 #include "keel/bincode/detail/wire.h"
 
 namespace keel::bincode::detail {
 namespace {
 
-enum isa : int { unpicked, libc, avx512 };
+enum choice : int { unpicked, libc, avx512 };
 
+// KEEL_BINCODE_ISA=scalar or avx2 (there is no AVX2 copy kernel) takes the C library's memcpy;
+// otherwise the kernels run where the CPU has AVX-512F.
 int pick_isa() noexcept {
-  __builtin_cpu_init();
-  const char* want = std::getenv("KEEL_BINCODE_ISA");  // NOLINT(concurrency-mt-unsafe): read once
-  if (want && std::strcmp(want, "scalar") == 0) return libc;
-  return __builtin_cpu_supports("avx512f") ? avx512 : libc;
+  const char* want = keel::detail::option_value("KEEL_BINCODE_ISA");
+  const isa forced = want ? parse_isa(want) : isa::automatic;
+  if (forced == isa::scalar || forced == isa::avx2) return libc;
+  return cpu().avx512f ? avx512 : libc;
 }
 
 // Every thread that races on the first call picks the same value.

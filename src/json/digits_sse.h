@@ -10,13 +10,14 @@
 
 #include <bit>
 #include <cstdint>
+#include "keel/detail/attributes.h"
 
 namespace keel::json::detail {
 
 // The value of the first k (0 to 16) lanes of d (digit values 0-9): the k lanes right-aligned
 // by a shuffle (output lane j takes input lane j + k - 16; a negative index gives 0), then
 // combined pairwise.
-__attribute__((always_inline)) inline std::uint64_t lanes_value(__m128i d, int k) noexcept {
+KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
   const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m128i aligned =
       _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16))));
@@ -30,13 +31,12 @@ __attribute__((always_inline)) inline std::uint64_t lanes_value(__m128i d, int k
 }
 
 // The 16 bytes at p minus '0'.
-__attribute__((always_inline)) inline __m128i digit_lanes(const std::uint8_t* p) noexcept {
+KEEL_INLINE __m128i digit_lanes(const std::uint8_t* p) noexcept {
   return _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
 }
 
 // Returns the number of leading digits at p (0 to 16) and their value in `value`.
-__attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
-                                                   std::uint64_t& value) noexcept {
+KEEL_INLINE int digits16(const std::uint8_t* p, std::uint64_t& value) noexcept {
   const __m128i d = digit_lanes(p);
   const auto is_digit = static_cast<std::uint32_t>(
       _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
@@ -46,7 +46,7 @@ __attribute__((always_inline)) inline int digits16(const std::uint8_t* p,
 }
 
 // One bit per byte of the 32 at p that is an ASCII digit (AVX2; the vector kernels' flags).
-__attribute__((always_inline)) inline std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
+KEEL_INLINE std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
   const __m256i d = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
                                     _mm256_set1_epi8('0'));
   return static_cast<std::uint32_t>(
@@ -54,8 +54,7 @@ __attribute__((always_inline)) inline std::uint32_t digit_mask32(const std::uint
 }
 
 // The value of the k (1 to 16) digits at p, known to be digits: digits16() without the count.
-__attribute__((always_inline)) inline std::uint64_t digits_value(const std::uint8_t* p,
-                                                                 int k) noexcept {
+KEEL_INLINE std::uint64_t digits_value(const std::uint8_t* p, int k) noexcept {
   return lanes_value(digit_lanes(p), k);
 }
 

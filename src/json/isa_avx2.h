@@ -7,11 +7,12 @@
 
 #include <cstdint>
 
+#include "common/simd_avx2.h"
 #include "keel/json/options.h"
 
 namespace keel::json::detail {
 
-struct isa_avx2 {
+struct isa_avx2 : keel::detail::simd_avx2 {
   static constexpr json::isa id = json::isa::avx2;
   struct block {
     __m256i lo, hi;
@@ -61,31 +62,12 @@ struct isa_avx2 {
     return static_cast<std::uint64_t>(
         _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
   }
-  // Vector primitives for the UTF-8 check (utf8_check.h): two registers per block.
+  // The UTF-8 check (common/utf8_check.h) runs on the vector primitives of simd_avx2, two
+  // registers per block.
   static constexpr bool kVectorUtf8 = true;
   static constexpr bool kSimdDigits = true;  // digits_sse.h
-  using vec = __m256i;
   static constexpr int kVecs = 2;
   static vec part(const block& b, int k) noexcept { return k == 0 ? b.lo : b.hi; }
-  static vec zero() noexcept { return _mm256_setzero_si256(); }
-  static vec splat(std::uint8_t c) noexcept { return _mm256_set1_epi8(static_cast<char>(c)); }
-  static vec table(const std::uint8_t (&t)[16]) noexcept {
-    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
-  }
-  static vec lookup(vec table16, vec nibbles) noexcept {
-    return _mm256_shuffle_epi8(table16, nibbles);
-  }
-  static vec shr4(vec v) noexcept { return _mm256_srli_epi16(v, 4); }  // then mask the nibble
-  static vec and_(vec a, vec b) noexcept { return _mm256_and_si256(a, b); }
-  static vec or_(vec a, vec b) noexcept { return _mm256_or_si256(a, b); }
-  static vec xor_(vec a, vec b) noexcept { return _mm256_xor_si256(a, b); }
-  static vec subs(vec a, vec b) noexcept { return _mm256_subs_epu8(a, b); }
-  static bool any(vec v) noexcept { return !_mm256_testz_si256(v, v); }
-  template <int N>
-  static vec prev(vec cur, vec prv) noexcept {
-    return _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prv, cur, 0x21), 16 - N);
-  }
-
   // Short strings: the 32-byte chunk step (most keys and many values fit in one).
   static constexpr std::size_t kShort = 32;
   static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {

@@ -9,11 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/simd_avx512.h"
 #include "keel/json/options.h"
 
 namespace keel::json::detail {
 
-struct isa_avx512 {
+struct isa_avx512 : keel::detail::simd_avx512 {
   static constexpr json::isa id = json::isa::avx512;
   struct block {
     __m512i v;
@@ -49,34 +50,12 @@ struct isa_avx512 {
     return static_cast<std::uint64_t>(
         _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
   }
-  // Vector primitives for the UTF-8 check (utf8_check.h): one register per block.
+  // The UTF-8 check (common/utf8_check.h) runs on the vector primitives of simd_avx512, one
+  // register per block.
   static constexpr bool kVectorUtf8 = true;
   static constexpr bool kSimdDigits = true;  // digits_sse.h
-  using vec = __m512i;
   static constexpr int kVecs = 1;
   static vec part(const block& b, int) noexcept { return b.v; }
-  static vec zero() noexcept { return _mm512_setzero_si512(); }
-  static vec splat(std::uint8_t c) noexcept { return _mm512_set1_epi8(static_cast<char>(c)); }
-  static vec table(const std::uint8_t (&t)[16]) noexcept {
-    // maskz forms: the plain intrinsics trip GCC 12 -Wmaybe-uninitialized (_mm512_undefined).
-    return _mm512_maskz_broadcast_i32x4(0xffff,
-                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
-  }
-  static vec lookup(vec table16, vec nibbles) noexcept {
-    return _mm512_shuffle_epi8(table16, nibbles);
-  }
-  static vec shr4(vec v) noexcept { return _mm512_srli_epi16(v, 4); }  // then mask the nibble
-  static vec and_(vec a, vec b) noexcept { return _mm512_and_si512(a, b); }
-  static vec or_(vec a, vec b) noexcept { return _mm512_or_si512(a, b); }
-  static vec xor_(vec a, vec b) noexcept { return _mm512_xor_si512(a, b); }
-  static vec subs(vec a, vec b) noexcept { return _mm512_subs_epu8(a, b); }
-  static bool any(vec v) noexcept { return _mm512_test_epi8_mask(v, v) != 0; }
-  // Bytes of the concatenation prev:cur shifted right so that byte i is cur[i - N].
-  template <int N>
-  static vec prev(vec cur, vec prv) noexcept {
-    return _mm512_alignr_epi8(cur, _mm512_maskz_alignr_epi64(0xff, cur, prv, 6), 16 - N);
-  }
-
   // Bytes 16K..16K+15 of packed, widened to 32 bits plus b, stored at o + 16K.
   template <int K>
   static void widen(std::uint32_t* o, __m512i packed, __m512i b) noexcept {

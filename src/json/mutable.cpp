@@ -12,28 +12,12 @@
 #include "json/mutable_arena.h"
 #include "json/parse_state.h"
 #include "json/pointer.h"
-#include "json/utf8.h"
+#include "keel/utf8.h"
 
 namespace keel::json {
 namespace detail {
 
 namespace {
-
-// True if s is valid UTF-8.
-bool valid_utf8(std::string_view s) noexcept {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    if (*p < 0x80) {
-      ++p;
-      continue;
-    }
-    const std::size_t n = utf8_sequence(p, end);
-    if (n == 0) return false;
-    p += n;
-  }
-  return true;
-}
 
 // True if no byte of s needs an escape under the default write options (kNoEscape).
 bool needs_no_escape(std::string_view s) noexcept {
@@ -382,7 +366,7 @@ bool mutable_value::equals(const value& other) const noexcept {
 namespace detail {
 node mutable_arena::make_checked(const mutable_input& in, error_code& e) {
   e = error_code::ok;
-  if (in.kind_ == mutable_input::kind::string && !valid_utf8(in.str_)) {
+  if (in.kind_ == mutable_input::kind::string && !keel::utf8_valid(in.str_)) {
     e = error_code::invalid_utf8;
     return {};
   }
@@ -410,7 +394,7 @@ result<mutable_value> mutable_value::insert(std::string_view key,
     node kv[2];
     kv[1] = a_->make_checked(in, e);
     if (e != error_code::ok) return e;
-    if (!detail::valid_utf8(key)) return error_code::invalid_utf8;
+    if (!keel::utf8_valid(key)) return error_code::invalid_utf8;
     kv[0] = a_->string_node(key);
     node* at = a_->insert_nodes(*n_, detail::child_nodes(*n_), kv, 2, 1);
     return mutable_value(at + 1, a_);

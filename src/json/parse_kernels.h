@@ -18,16 +18,18 @@
 
 #include <fast_float/fast_float.h>
 
+#include "common/utf8.h"
+#include "common/utf8_check.h"
 #include "json/digits_sse.h"
 #include "json/parse_state.h"
 #include "json/pow10.h"
-#include "json/utf8.h"
-#include "json/utf8_check.h"
-
-#define KEEL_JSON_INLINE inline __attribute__((always_inline))
-#define KEEL_JSON_NOINLINE __attribute__((noinline))
+#include "keel/detail/attributes.h"
 
 namespace keel::json::detail {
+
+using keel::detail::utf8_check;
+using keel::detail::utf8_encode;
+using keel::detail::utf8_sequence;
 namespace {
 
 // ---------------------------------------------------------------------------------- stage 1
@@ -82,8 +84,8 @@ struct stage1 {
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
-  KEEL_JSON_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
-                              std::uint32_t*& out) noexcept {
+  KEEL_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
+                         std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
     const std::uint64_t bs = I::eq(b, '\\');
     const std::uint64_t q = I::eq(b, '"');
@@ -124,9 +126,8 @@ struct stage1 {
   }
 
   // A block with non-ASCII bytes, after one, or with a control character inside a string.
-  KEEL_JSON_INLINE bool slow(parse_state& st, const typename I::block& b, std::size_t base,
-                             std::uint32_t*& out, std::uint64_t hi,
-                             std::uint64_t bad_ctrl) noexcept {
+  KEEL_INLINE bool slow(parse_state& st, const typename I::block& b, std::size_t base,
+                        std::uint32_t*& out, std::uint64_t hi, std::uint64_t bad_ctrl) noexcept {
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
     if (st.opt->allow_invalid_utf8) hi = 0;
@@ -172,13 +173,12 @@ struct stage1 {
   std::uint64_t pending = 0;  // the previous block's positions, not yet written
 
   // Writes the pending positions, those of the block at `base`.
-  KEEL_JSON_INLINE void flush(std::uint32_t*& out, std::size_t base) noexcept {
+  KEEL_INLINE void flush(std::uint32_t*& out, std::size_t base) noexcept {
     emit(out, base, pending);
     pending = 0;
   }
 
-  KEEL_JSON_INLINE static void emit(std::uint32_t*& out, std::size_t base,
-                                    std::uint64_t m) noexcept {
+  KEEL_INLINE static void emit(std::uint32_t*& out, std::size_t base, std::uint64_t m) noexcept {
     if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
       I::flatten(out, static_cast<std::uint32_t>(base), m);  // the ISA's own (AVX-512 compress)
     } else {
@@ -219,7 +219,7 @@ struct stage1 {
     s1.scan(st);
   }
 
-  KEEL_JSON_INLINE void scan(parse_state& st) noexcept {
+  KEEL_INLINE void scan(parse_state& st) noexcept {
     std::uint32_t* out = st.idx;
     // Locals, not re-read through st each block (the index stores may alias anything).
     const std::uint8_t* const buf = st.buf;
@@ -320,7 +320,7 @@ struct stage2 {
   }
 
   // Unescapes the string whose quotes are at ip[0] and ip[1] into the string area.
-  KEEL_JSON_INLINE bool string(const std::uint32_t* ip) noexcept {
+  KEEL_INLINE bool string(const std::uint32_t* ip) noexcept {
     const std::uint8_t* src = buf + ip[0] + 1;
     const std::uint8_t* end = buf + ip[1];
     std::uint8_t* const start = sout;
@@ -346,8 +346,8 @@ struct stage2 {
   }
 
   // The node of the string copied to [start, dst), and its NUL.
-  KEEL_JSON_INLINE void string_node(std::uint8_t* start, std::uint8_t* dst,
-                                    std::uint64_t flags) noexcept {
+  KEEL_INLINE void string_node(std::uint8_t* start, std::uint8_t* dst,
+                               std::uint64_t flags) noexcept {
     const std::size_t length = static_cast<std::size_t>(dst - start);
     *dst++ = 0;
     out->tag = tag_of(type::string, length) | flags;
@@ -357,8 +357,8 @@ struct stage2 {
   }
 
   // The general copy: chunks, escapes, and the end of the input.
-  KEEL_JSON_INLINE bool long_string(const std::uint8_t* src, const std::uint8_t* end,
-                                    std::uint8_t*& dst_ref) noexcept {
+  KEEL_INLINE bool long_string(const std::uint8_t* src, const std::uint8_t* end,
+                               std::uint8_t*& dst_ref) noexcept {
     const std::uint8_t* const buf_end = buf + len;
     std::uint8_t* dst = dst_ref;
     for (;;) {
@@ -447,7 +447,7 @@ struct stage2 {
   // A bare token (number or literal) at ip[0]. Its readers run until a byte that cannot continue
   // the token and may look up to kPad bytes ahead: a token that is the last one, or whose
   // following structural byte is within kPad bytes of the end, is parsed from a padded copy.
-  KEEL_JSON_INLINE bool scalar(const std::uint32_t* ip) noexcept {
+  KEEL_INLINE bool scalar(const std::uint32_t* ip) noexcept {
     const std::size_t off = ip[0];
     if (ip + 1 >= safe) [[unlikely]] {
       if (ip >= idx + n) return fail(error_code::unexpected_end, len);  // a sentinel
@@ -459,10 +459,8 @@ struct stage2 {
   }
   // The token at off copied with kPad spaces after it (nullptr: out of memory). Static: the
   // grammar loop's state never has its address taken, so it can live in registers.
-  KEEL_JSON_NOINLINE static const std::uint8_t* padded_copy(parse_state& st,
-                                                            const std::uint8_t* buf,
-                                                            std::size_t off,
-                                                            std::size_t len) noexcept {
+  KEEL_NOINLINE static const std::uint8_t* padded_copy(parse_state& st, const std::uint8_t* buf,
+                                                       std::size_t off, std::size_t len) noexcept {
     const std::size_t tl = len - off;
     auto* tmp = reinterpret_cast<std::uint8_t*>(st.scratch(tl + kPad));
     if (tmp == nullptr) return nullptr;
@@ -471,8 +469,8 @@ struct stage2 {
     return tmp;
   }
   // Inlined with a constant length: memcmp here was an out-of-line call per true/false/null.
-  KEEL_JSON_INLINE static bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
-                                       std::size_t wl) noexcept {
+  KEEL_INLINE static bool literal(const std::uint8_t* p, std::size_t avail, const char* word,
+                                  std::size_t wl) noexcept {
     if (avail < wl) return false;
     for (std::size_t k = 0; k < wl; ++k)
       if (p[k] != static_cast<std::uint8_t>(word[k])) return false;
@@ -481,15 +479,14 @@ struct stage2 {
 
   // The four bytes at p equal w: one 32-bit compare (kPad bytes past a token are readable, so
   // the bytes after a short token are spaces or other bytes that fail the compare).
-  KEEL_JSON_INLINE static bool word4(const std::uint8_t* p, const char (&w)[5]) noexcept {
+  KEEL_INLINE static bool word4(const std::uint8_t* p, const char (&w)[5]) noexcept {
     std::uint32_t v, x;
     std::memcpy(&v, p, 4);
     std::memcpy(&x, w, 4);
     return v == x;
   }
 
-  KEEL_JSON_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off,
-                                  std::size_t avail) noexcept {
+  KEEL_INLINE bool scalar_at(const std::uint8_t* p, std::size_t off, std::size_t avail) noexcept {
     // Numbers first, with one branch for both signs (a switch would mispredict on '-' vs digit).
     if (is_digit(*p) | ((*p == '-') & (p[1] != 'I'))) return number(p, off);
     switch (*p) {
@@ -523,7 +520,7 @@ struct stage2 {
     }
   }
 
-  KEEL_JSON_INLINE bool put_double(double d) noexcept {
+  KEEL_INLINE bool put_double(double d) noexcept {
     std::uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
     *out++ = {tag_of(type::double_, 0), bits};
@@ -547,8 +544,7 @@ struct stage2 {
   }
   // Digits at p accumulated into m (wrapping beyond 19 digits; callers check the count), eight
   // at a time, then the last 0-7 in one step. Reads 8 bytes past the last digit at most.
-  KEEL_JSON_INLINE static const std::uint8_t* digits(const std::uint8_t* p,
-                                                     std::uint64_t& m) noexcept {
+  KEEL_INLINE static const std::uint8_t* digits(const std::uint8_t* p, std::uint64_t& m) noexcept {
     static constexpr std::uint32_t kScale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     for (;;) {
       std::uint64_t v;
@@ -571,8 +567,7 @@ struct stage2 {
   }
 
   // digits() with the first 16 digits read by one vector conversion (vector kernels).
-  KEEL_JSON_INLINE const std::uint8_t* any_digits(const std::uint8_t* p,
-                                                  std::uint64_t& m) noexcept {
+  KEEL_INLINE const std::uint8_t* any_digits(const std::uint8_t* p, std::uint64_t& m) noexcept {
     if constexpr (I::kSimdDigits) {
       std::uint64_t v;
       const int c = digits16(p, v);
@@ -585,7 +580,7 @@ struct stage2 {
 
   // RFC 8259 number at s; the token ends at a byte that cannot continue it, and kPad bytes past
   // the token are readable (see scalar()).
-  KEEL_JSON_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
+  KEEL_INLINE bool number(const std::uint8_t* const s, std::size_t off) noexcept {
     const std::uint8_t* p = s;
     const bool neg = *p == '-';
     p += neg;
@@ -692,9 +687,8 @@ struct stage2 {
   // The double nearest m * 10^e10 (m exact, <= 19 digits), negated if neg; s..p is the token.
   // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
   // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
-  KEEL_JSON_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10,
-                                  const std::uint8_t* s, const std::uint8_t* p,
-                                  std::size_t off) noexcept {
+  KEEL_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10, const std::uint8_t* s,
+                             const std::uint8_t* p, std::size_t off) noexcept {
     const fast_float::adjusted_mantissa am =
         fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
     if (am.power2 < 0) [[unlikely]]  // undecided: the full algorithm
@@ -706,15 +700,15 @@ struct stage2 {
     return put_double(d);
   }
 
-  KEEL_JSON_INLINE bool slow_double(const std::uint8_t* s, const std::uint8_t* p,
-                                    std::size_t off) noexcept {
+  KEEL_INLINE bool slow_double(const std::uint8_t* s, const std::uint8_t* p,
+                               std::size_t off) noexcept {
     double d = 0;
     const error_code e = full_double(s, p, d);
     return e == error_code::ok ? put_double(d) : fail(e, off);
   }
   // Out of line (rare: > 19 digits, or Eisel-Lemire undecided), and static: no `this` escapes.
-  KEEL_JSON_NOINLINE static error_code full_double(const std::uint8_t* s, const std::uint8_t* p,
-                                                   double& d) noexcept {
+  KEEL_NOINLINE static error_code full_double(const std::uint8_t* s, const std::uint8_t* p,
+                                              double& d) noexcept {
     const auto r = fast_float::from_chars(reinterpret_cast<const char*>(s),
                                           reinterpret_cast<const char*>(p), d);
     if (r.ptr != reinterpret_cast<const char*>(p)) return error_code::invalid_number;
@@ -726,9 +720,9 @@ struct stage2 {
   // GCC can keep more of its members in registers (char and vector stores may alias anything
   // reachable through a pointer). Inlined: as a function of its own it measured 4 % slower on
   // canada.json (1 % faster on twitter.json).
-  KEEL_JSON_INLINE static bool go(parse_state& st, const std::uint8_t* buf, std::size_t safe,
-                                  node* nodes, std::uint8_t* strings, node*& out_end,
-                                  std::uint8_t*& sout_end) noexcept {
+  KEEL_INLINE static bool go(parse_state& st, const std::uint8_t* buf, std::size_t safe,
+                             node* nodes, std::uint8_t* strings, node*& out_end,
+                             std::uint8_t*& sout_end) noexcept {
     stage2 s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings};
     const bool ok = s2.run();
     out_end = s2.out;
@@ -737,8 +731,8 @@ struct stage2 {
   }
 
   // Out of line and static (no `this`): an unexpected position, or the end of the positions.
-  KEEL_JSON_NOINLINE static bool bad_at(parse_state& st, const std::uint32_t* q,
-                                        const std::uint32_t* end, std::size_t len) noexcept {
+  KEEL_NOINLINE static bool bad_at(parse_state& st, const std::uint32_t* q,
+                                   const std::uint32_t* end, std::size_t len) noexcept {
     st.code = q >= end ? error_code::unexpected_end : error_code::unexpected_character;
     st.offset = q >= end ? len : *q;
     return false;

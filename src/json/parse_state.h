@@ -43,7 +43,4 @@ void parse_scalar(parse_state& st);
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
 
-// options.cpp: KEEL_JSON_ISA, read once.
-isa env_isa() noexcept;
-
 }  // namespace keel::json::detail

@@ -4,12 +4,15 @@
 #include <limits>
 #include <new>
 
+#include "common/options.h"
+#include "common/utf8.h"
 #include "json/parse_state.h"
-#include "json/utf8.h"
 
 namespace keel::json {
 namespace detail {
 namespace {
+
+using keel::detail::utf8_sequence;
 
 // Room for n elements (contents not kept); nullptr when out of memory.
 template <class T>
@@ -142,6 +145,11 @@ void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexc
 }
 
 }  // namespace detail
+
+isa default_isa() noexcept {
+  static const isa chosen = keel::detail::choose_isa("KEEL_JSON_ISA");
+  return chosen;
+}
 
 parser::~parser() = default;
 

@@ -19,6 +19,7 @@
 #include "json/number_format.h"
 #include "json/parse_state.h"
 #include "json/write_isa.h"
+#include "keel/detail/attributes.h"
 #include "keel/json/error.h"
 #include "keel/json/options.h"
 #include "keel/json/value.h"
@@ -47,7 +48,7 @@ char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) no
 
 // A literal's text (without its NUL) at p.
 template <std::size_t N>
-__attribute__((always_inline)) inline char* put_text(char* p, const char (&text)[N]) noexcept {
+KEEL_INLINE char* put_text(char* p, const char (&text)[N]) noexcept {
   // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
   std::memcpy(p, text, N - 1);
   return p + N - 1;
@@ -59,8 +60,7 @@ __attribute__((always_inline)) inline char* put_text(char* p, const char (&text)
 // kStringSlack spare bytes, so they stay inside the allocation; bytes past the end are masked
 // off. Plain: neither '/' nor non-ASCII is escaped (the default options): the scan skips those.
 template <class Isa, bool Plain>
-__attribute__((always_inline)) inline char* scan_string(char* p, const char* s, std::size_t len,
-                                                        escape_extra x) noexcept {
+KEEL_INLINE char* scan_string(char* p, const char* s, std::size_t len, escape_extra x) noexcept {
   static_assert(kStringSlack >= Isa::kBlock);
   constexpr std::size_t kBlock = Isa::kBlock;
   using mask = typename Isa::mask;
@@ -90,8 +90,7 @@ __attribute__((always_inline)) inline char* scan_string(char* p, const char* s, 
 inline constexpr std::size_t kShortString = 32;
 
 template <long_scan Long, bool Plain>
-__attribute__((always_inline)) inline char* put_string(char* p, const char* s, std::size_t len,
-                                                       escape_extra x) noexcept {
+KEEL_INLINE char* put_string(char* p, const char* s, std::size_t len, escape_extra x) noexcept {
   *p++ = '"';
   // The first 16-byte block decides alone for short strings without escapes.
   auto m = wisa_sse2::copy_block<Plain>(s, p, x);
@@ -112,8 +111,7 @@ __attribute__((always_inline)) inline char* put_string(char* p, const char* s, s
 // A string whose node has kNoEscape, written with the default escaping: copied without looking
 // at its bytes (room as put_string). One or two 16-byte blocks up to 32 bytes (reads past the
 // string stay in the string area, as in scan_string), memcpy beyond.
-__attribute__((always_inline)) inline char* put_noescape_string(char* p, const char* s,
-                                                                std::size_t len) noexcept {
+KEEL_INLINE char* put_noescape_string(char* p, const char* s, std::size_t len) noexcept {
   *p++ = '"';
   wisa_sse2::copy(s, p);
   if (len > wisa_sse2::kBlock) {
@@ -140,7 +138,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   char* p = base;
   char* lim = base + cap - kWriteSlack;
   // Room for `need` bytes past the slack-free limit.
-  auto ensure = [&](std::size_t need) __attribute__((always_inline)) {
+  auto ensure = [&](std::size_t need) KEEL_INLINE_LAMBDA {
     if (lim - p < static_cast<std::ptrdiff_t>(need)) [[unlikely]] {
       const auto used = static_cast<std::size_t>(p - base);
       base = grow_output(buf, cap, used, need);
@@ -148,7 +146,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       lim = base + cap - kWriteSlack;
     }
   };
-  auto newline = [&](std::size_t depth) __attribute__((always_inline)) {
+  auto newline = [&](std::size_t depth) KEEL_INLINE_LAMBDA {
     const std::size_t n = depth * o.indent;
     ensure(n + 1);
     *p++ = '\n';
@@ -158,7 +156,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   const escape_extra extra{o.escape_slash, o.escape_unicode};
   if constexpr (Mut) (void)strings;
   const node* n = start;
-  auto text = [&](const node* x) __attribute__((always_inline))->const char* {
+  auto text = [&](const node* x) KEEL_INLINE_LAMBDA -> const char* {
     if constexpr (Mut) {
       return as_ptr<const char>(x->data);
     } else {
@@ -166,7 +164,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     }
   };
   // Where a container's children end (c: an open container's node, its first child).
-  auto end_of = [&](const node* c, const node* first) __attribute__((always_inline))->const node* {
+  auto end_of = [&](const node* c, const node* first) KEEL_INLINE_LAMBDA -> const node* {
     if constexpr (Mut) {
       const std::size_t k = c->tag >> 8;
       return first + ((c->tag & kTypeMask) == static_cast<std::uint64_t>(type::object) ? 2 * k : k);
@@ -174,7 +172,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
       return c + c->data;
     }
   };
-  auto first_child = [&](const node* c) __attribute__((always_inline))->const node* {
+  auto first_child = [&](const node* c) KEEL_INLINE_LAMBDA -> const node* {
     if constexpr (Mut) {
       return as_ptr<const node>(c->data);
     } else {
@@ -185,7 +183,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
   // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
   error_code err = error_code::ok;
   // A string or key node, quoted; false on invalid UTF-8 (in `err`).
-  auto string = [&](const node* x) __attribute__((always_inline))->bool {
+  auto string = [&](const node* x) KEEL_INLINE_LAMBDA -> bool {
     const std::uint64_t tag = x->tag;
     const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
@@ -200,7 +198,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     }
     return true;
   };
-  auto scalar = [&](const node* x) __attribute__((always_inline))->bool {
+  auto scalar = [&](const node* x) KEEL_INLINE_LAMBDA -> bool {
     const std::uint64_t tag = x->tag;
     switch (static_cast<type>(tag & kTypeMask)) {
       case type::string:
@@ -262,7 +260,7 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
     }
   };
   // An object key and its ':'.
-  auto key = [&](const node* k) __attribute__((always_inline))->bool {
+  auto key = [&](const node* k) KEEL_INLINE_LAMBDA -> bool {
     if (!string(k)) return false;
     *p++ = ':';
     if constexpr (Pretty) *p++ = ' ';

@@ -7,7 +7,7 @@
 #include <new>
 #include <utility>
 
-#include "json/utf8.h"
+#include "common/utf8.h"
 #include "json/write_kernels.h"
 #include "keel/json/mutable.h"
 #include "keel/json/writer.h"
@@ -66,9 +66,9 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
     return hex_escape(p, c);  // other control characters
   }
   const auto* u = reinterpret_cast<const std::uint8_t*>(s);
-  const std::size_t n = detail::utf8_sequence(u + i, u + len);
+  const std::size_t n = keel::detail::utf8_sequence(u + i, u + len);
   if (n == 0) return nullptr;
-  const std::uint32_t cp = detail::utf8_decode(u + i, n);
+  const std::uint32_t cp = keel::detail::utf8_decode(u + i, n);
   if (cp >= 0x10000) {
     p = hex_escape(p, 0xd800 + ((cp - 0x10000) >> 10));
     p = hex_escape(p, 0xdc00 + ((cp - 0x10000) & 0x3ff));

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "json/utf8.h"
+#include "common/utf8.h"
 
 namespace keel::msg::detail {
 
@@ -17,7 +17,7 @@ inline bool utf8_ok(const void* data, std::size_t n) noexcept {
       ++p;
       continue;
     }
-    const std::size_t len = keel::json::detail::utf8_sequence(p, end);
+    const std::size_t len = keel::detail::utf8_sequence(p, end);
     if (len == 0) return false;
     p += len;
   }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Every KEEL_POOL_* variable, read once on first use. Nothing else in the pool calls getenv.
+// Every KEEL_POOL_* variable (rows of the options table, src/common/options.h), parsed once on
+// first use.
 #include "pool/options.h"
 
 #include <cstdlib>
+
 #include <cstring>
+#include "common/options.h"
 
 namespace keel::pool::detail {
 
@@ -11,7 +14,7 @@ namespace {
 
 // A decimal number in [0, max], or `fallback` for unset / malformed / out of range values.
 std::uint64_t read_number(const char* name, std::uint64_t fallback, std::uint64_t max) {
-  const char* v = std::getenv(name);
+  const char* v = keel::detail::option_value(name);
   if (!v || !*v) {
     return fallback;
   }

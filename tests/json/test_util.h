@@ -46,13 +46,8 @@ inline std::string isa_test_name(const ::testing::TestParamInfo<keel::json::isa>
 
 }  // namespace keel::json::test
 
-// GoogleTest prints a parameter with PrintTo found by argument-dependent lookup; without one an
-// isa reads "1-byte object <03>" in test listings and failures. Declared in keel::json (where
-// isa is declared today) and in keel (where a shared keel::isa aliased into keel::json would
-// live), so lookup finds one whichever namespace the enum is in.
-namespace keel::json {
-inline void PrintTo(isa which, std::ostream* os) { *os << isa_name(which); }
-}  // namespace keel::json
+// GoogleTest prints a parameter with PrintTo found by argument-dependent lookup (keel::isa lives
+// in keel); without one an isa reads "1-byte object <03>" in test listings and failures.
 namespace keel {
-inline void PrintTo(json::isa which, std::ostream* os) { *os << json::isa_name(which); }
+inline void PrintTo(isa which, std::ostream* os) { *os << isa_name(which); }
 }  // namespace keel

@@ -29,6 +29,7 @@
 
 #include "keel/bincode/detail/wire.h"
 #include "keel/bincode/reflect.h"
+#include "keel/detail/attributes.h"
 
 namespace keel::bincode {
 
@@ -45,7 +46,7 @@ template <class F, class T>
 inline constexpr std::size_t fixed_size_v = codec<std::remove_cv_t<T>>::template fixed_size<F>;
 
 template <class F, class T>
-KEEL_BINCODE_INLINE std::size_t size_of(const T& v) {
+KEEL_INLINE std::size_t size_of(const T& v) {
   if constexpr (fixed_size_v<F, T> != npos) {
     (void)v;
     return fixed_size_v<F, T>;
@@ -54,11 +55,11 @@ KEEL_BINCODE_INLINE std::size_t size_of(const T& v) {
   }
 }
 template <class F, class T, class W>
-KEEL_BINCODE_INLINE void put(W& w, const T& v) {
+KEEL_INLINE void put(W& w, const T& v) {
   codec<std::remove_cv_t<T>>::template encode<F>(w, v);
 }
 template <class F, class T>
-KEEL_BINCODE_INLINE bool get(reader& r, T& v) {
+KEEL_INLINE bool get(reader& r, T& v) {
   return codec<T>::template decode<F>(r, v);
 }
 
@@ -130,18 +131,17 @@ inline bool is_native_fixint(const config& c) noexcept {
 }
 
 template <class F>
-KEEL_BINCODE_INLINE std::size_t len_size(std::size_t n) {
+KEEL_INLINE std::size_t len_size(std::size_t n) {
   return int_size<F>(static_cast<std::uint64_t>(n));
 }
 template <class F, class W>
-KEEL_BINCODE_INLINE void put_len(W& w, std::size_t n) {
+KEEL_INLINE void put_len(W& w, std::size_t n) {
   put_int<F>(w, static_cast<std::uint64_t>(n));
 }
 // Reads a length and checks that `len` elements of at least `min` bytes fit what is left. Elements
 // that take no bytes (min 0) draw `memory` bytes each from the decode's zero-size budget instead.
 template <class F>
-KEEL_BINCODE_INLINE bool get_len(reader& r, std::size_t& len, std::size_t min,
-                                 std::size_t memory = 1) {
+KEEL_INLINE bool get_len(reader& r, std::size_t& len, std::size_t min, std::size_t memory = 1) {
   std::uint64_t n{};
   if (!get_int<F>(r, n)) return false;
   if (min == 0) {
@@ -169,7 +169,7 @@ std::size_t block_size(const T* p, std::size_t n) {
   }
 }
 template <class F, class T, class W>
-KEEL_BINCODE_INLINE void put_block(W& w, const T* p, std::size_t n) {
+KEEL_INLINE void put_block(W& w, const T* p, std::size_t n) {
   if constexpr (memcpy_encodable<F, T>) {
     if (n) w.put_block(p, n * sizeof(T));
   } else {
@@ -177,7 +177,7 @@ KEEL_BINCODE_INLINE void put_block(W& w, const T* p, std::size_t n) {
   }
 }
 template <class F, class T>
-KEEL_BINCODE_INLINE bool get_block(reader& r, T* p, std::size_t n) {
+KEEL_INLINE bool get_block(reader& r, T* p, std::size_t n) {
   if constexpr (memcpy_decodable<F, T>) {
     if (!r.need(n * sizeof(T))) return false;
     if (n) copy_block(p, r.p, n * sizeof(T));
@@ -204,11 +204,11 @@ std::size_t tuple_size(const Tuple& t) {
   return std::apply([](const auto&... f) { return (std::size_t{0} + ... + size_of<F>(f)); }, t);
 }
 template <class F, class W, class Tuple>
-KEEL_BINCODE_INLINE void put_tuple(W& w, const Tuple& t) {
+KEEL_INLINE void put_tuple(W& w, const Tuple& t) {
   std::apply([&w](const auto&... f) { (put<F>(w, f), ...); }, t);
 }
 template <class F, class Tuple>
-KEEL_BINCODE_INLINE bool get_tuple(reader& r, Tuple&& t) {
+KEEL_INLINE bool get_tuple(reader& r, Tuple&& t) {
   return std::apply([&r](auto&... f) { return (get<F>(r, f) && ...); }, t);
 }
 template <class F, class... T>
@@ -385,7 +385,7 @@ struct codec<char32_t> {
         return r.fail(error_code::invalid_char, at);
       return r.fail_need(width);
     }
-    if (!detail::valid_utf8(at, width)) return r.fail(error_code::invalid_char, at);
+    if (!keel::utf8_valid(at, width)) return r.fail(error_code::invalid_char, at);
     char32_t v = at[0] & (0x7F >> width);
     for (std::size_t i = 1; i < width; ++i) v = (v << 6) | (at[i] & 0x3F);
     c = v;
@@ -417,7 +417,7 @@ struct string_codec {
     const std::uint8_t* at = r.p;
     if (!get_len<F>(r, len, 1)) return nullptr;
     const std::uint8_t* s = r.p;
-    if (!valid_utf8(s, len)) {
+    if (!keel::utf8_valid(s, len)) {
       r.fail(error_code::invalid_utf8, at);
       return nullptr;
     }

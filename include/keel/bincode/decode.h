@@ -10,6 +10,7 @@
 #include <span>
 
 #include "keel/bincode/codec.h"
+#include "keel/detail/attributes.h"
 
 namespace keel::bincode {
 
@@ -46,8 +47,7 @@ inline constexpr bool decode_block_fast = [] {
 // The element count of a well-formed fast-path input, or npos (bad, truncated, over the limit,
 // trailing bytes rejected): the general path then decodes and reports the error.
 template <class E>
-KEEL_BINCODE_INLINE std::size_t block_count(std::span<const std::uint8_t> in,
-                                            const config& c) noexcept {
+KEEL_INLINE std::size_t block_count(std::span<const std::uint8_t> in, const config& c) noexcept {
   if (!is_native_fixint(c) || in.size() < 8 || c.limit < in.size()) return npos;
   std::uint64_t len;
   std::memcpy(&len, in.data(), 8);
@@ -80,12 +80,12 @@ template <class T>
 // elements under a fixint config in the machine's byte order, decoded into a vector of the right
 // size already (a reused object), is a few checks and one copy (inline up to 64 bytes).
 template <class T>
-KEEL_BINCODE_INLINE size_result decode_into(T& out, std::span<const std::uint8_t> in,
-                                            const config& c = standard()) {
+KEEL_INLINE size_result decode_into(T& out, std::span<const std::uint8_t> in,
+                                    const config& c = standard()) {
   if constexpr (detail::decode_block_fast<T>) {
     using E = typename detail::length_prefixed_block<T>::element;
     const std::size_t len = detail::block_count<E>(in, c);
-    if (KEEL_BINCODE_LIKELY(len != npos && out.size() == len)) {
+    if (KEEL_LIKELY(len != npos && out.size() == len)) {
       const std::size_t bytes = len * sizeof(E);
       auto* dst = reinterpret_cast<std::uint8_t*>(out.data());
       if (bytes <= 64)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "keel/bincode/codec.h"
+#include "keel/detail/attributes.h"
 
 namespace keel::bincode {
 
@@ -56,8 +57,8 @@ inline constexpr bool encode_block_fast = [] {
 }();
 
 // The u64 length then the payload, into p (8 + bytes long).
-KEEL_BINCODE_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* src,
-                                                   std::size_t count, std::size_t bytes) noexcept {
+KEEL_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* src, std::size_t count,
+                                           std::size_t bytes) noexcept {
   const std::uint64_t len = count;
   if (bytes <= 64) {
     copy_upto64(p + 8, static_cast<const std::uint8_t*>(src), bytes);
@@ -89,15 +90,15 @@ template <class T, class A>
 // fixint config in the machine's byte order, into an `out` of the right size already (a reused
 // buffer), is a few checks, the length and one copy (inline up to 64 bytes).
 template <class T, class A>
-KEEL_BINCODE_INLINE size_result encode(const T& v, std::vector<std::uint8_t, A>& out,
-                                       const config& c = standard()) {
+KEEL_INLINE size_result encode(const T& v, std::vector<std::uint8_t, A>& out,
+                               const config& c = standard()) {
   if constexpr (detail::encode_block_fast<T>) {
     const std::size_t bytes = v.size() * sizeof(typename detail::length_prefixed_block<T>::element);
     // No vector or span holds more bytes than that (and GCC then knows 8 + bytes does not wrap).
     if (bytes > static_cast<std::size_t>(PTRDIFF_MAX)) __builtin_unreachable();
     const std::size_t n = 8 + bytes;
-    if (KEEL_BINCODE_LIKELY(detail::is_native_fixint(c) && out.size() == n &&
-                            !detail::over_encode_limit(c, n))) {
+    if (KEEL_LIKELY(detail::is_native_fixint(c) && out.size() == n &&
+                    !detail::over_encode_limit(c, n))) {
       detail::put_length_prefixed_block(out.data(), v.data(), v.size(), bytes);
       return n;
     }

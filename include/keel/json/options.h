@@ -4,16 +4,18 @@
 
 #include <cstdint>
 
+#include "keel/cpu.h"
+
 namespace keel::json {
 
-// Which SIMD kernels parse. `automatic` takes KEEL_JSON_ISA if set, else the best the CPU has.
-enum class isa : std::uint8_t { automatic = 0, scalar, avx2, avx512 };
+// Which SIMD kernels parse and write: keel::isa (keel/cpu.h). `automatic` takes KEEL_JSON_ISA if
+// set to a kernel set this CPU runs, else the best the CPU has.
+using keel::isa;
+using keel::isa_name;
+using keel::isa_supported;
 
 // The kernel set `automatic` resolves to on this machine (after KEEL_JSON_ISA).
 isa default_isa() noexcept;
-// True if this CPU (and OS) can run the kernel set.
-bool isa_supported(isa which) noexcept;
-const char* isa_name(isa which) noexcept;
 
 struct parse_options {
   bool allow_comments = false;         // // line and /* block */ comments count as whitespace

@@ -2,6 +2,7 @@
 // Calls one function per installed component (use_<component>.cpp); each returns 0 on success.
 #include <cstdio>
 
+int use_common();
 int use_json();
 int use_alloc();
 int use_pool();
@@ -11,6 +12,9 @@ int use_msg();
 int main() {
   int failures = 0;
   int used = 0;
+#ifdef KEEL_CONSUMER_COMMON
+  failures += use_common(), ++used;
+#endif
 #ifdef KEEL_CONSUMER_JSON
   failures += use_json(), ++used;
 #endif

@@ -14,16 +14,8 @@
 
 #include "keel/bincode/config.h"
 #include "keel/bincode/error.h"
-
-#if defined(__GNUC__)
-#define KEEL_BINCODE_INLINE inline __attribute__((always_inline))
-#define KEEL_BINCODE_COLD __attribute__((cold, noinline))
-#define KEEL_BINCODE_LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define KEEL_BINCODE_INLINE inline
-#define KEEL_BINCODE_COLD
-#define KEEL_BINCODE_LIKELY(x) (x)
-#endif
+#include "keel/detail/attributes.h"
+#include "keel/utf8.h"
 
 namespace keel::bincode {
 // Values that take no bytes on the wire (Vec<()>, a std::monostate, an empty struct) are bounded
@@ -51,7 +43,7 @@ struct format {
 };
 
 template <class Fn>
-KEEL_BINCODE_INLINE decltype(auto) dispatch(const config& c, Fn&& fn) {
+KEEL_INLINE decltype(auto) dispatch(const config& c, Fn&& fn) {
   const bool v = c.ints == int_encoding::varint, b = c.order == byte_order::big;
   if (v) return b ? fn(format<true, true>{}) : fn(format<true, false>{});
   return b ? fn(format<false, true>{}) : fn(format<false, false>{});
@@ -90,7 +82,7 @@ template <class T>
 using uint_t = typename uint_of<sizeof(T)>::type;
 
 template <class U>
-KEEL_BINCODE_INLINE constexpr U bswap(U v) noexcept {
+KEEL_INLINE constexpr U bswap(U v) noexcept {
   if constexpr (sizeof(U) == 1) {
     return v;
   } else if constexpr (sizeof(U) == 2) {
@@ -109,7 +101,7 @@ KEEL_BINCODE_INLINE constexpr U bswap(U v) noexcept {
 
 // Unsigned value in the format's byte order (an involution).
 template <class F, class U>
-KEEL_BINCODE_INLINE constexpr U ordered(U v) noexcept {
+KEEL_INLINE constexpr U ordered(U v) noexcept {
   if constexpr (F::native_order)
     return v;
   else
@@ -120,17 +112,17 @@ inline constexpr std::uint8_t varint_max_single = 250, tag_u16 = 251, tag_u32 = 
                               tag_u128 = 254;
 
 template <class S>
-KEEL_BINCODE_INLINE constexpr uint_t<S> zigzag(S v) noexcept {
+KEEL_INLINE constexpr uint_t<S> zigzag(S v) noexcept {
   using U = uint_t<S>;
   return static_cast<U>(static_cast<U>(v) << 1) ^ static_cast<U>(v >> (sizeof(S) * 8 - 1));
 }
 template <class U>
-KEEL_BINCODE_INLINE constexpr U unzigzag(U v) noexcept {
+KEEL_INLINE constexpr U unzigzag(U v) noexcept {
   return static_cast<U>((v >> 1) ^ static_cast<U>(U(0) - (v & 1)));
 }
 
 template <class U>
-KEEL_BINCODE_INLINE constexpr std::size_t varint_size(U u) noexcept {
+KEEL_INLINE constexpr std::size_t varint_size(U u) noexcept {
   if (u <= varint_max_single) return 1;
   if (u <= 0xFFFF) return 3;
   if (u <= 0xFFFFFFFFu) return 5;
@@ -142,7 +134,7 @@ KEEL_BINCODE_INLINE constexpr std::size_t varint_size(U u) noexcept {
 
 // Wire size of an integer value.
 template <class F, class T>
-KEEL_BINCODE_INLINE constexpr std::size_t int_size(T v) noexcept {
+KEEL_INLINE constexpr std::size_t int_size(T v) noexcept {
   if constexpr (sizeof(T) == 1 || !F::varint) {
     return sizeof(T);
   } else if constexpr (std::is_signed_v<T> || std::is_same_v<T, i128>) {
@@ -165,8 +157,7 @@ const char* copy_block_isa() noexcept;
 // follows a store to the same address modulo 4 KiB waits for that store, and with the moves
 // interleaved (load, store, load, ...) a source 16..48 bytes after the destination modulo 4 KiB
 // made a 64-byte decode take 5 ns instead of 2.2 (memcpy, which loads first, 2.2).
-KEEL_BINCODE_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s,
-                                     std::size_t n) noexcept {
+KEEL_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
   struct block16 {
     std::uint8_t b[16];
   };
@@ -202,21 +193,21 @@ KEEL_BINCODE_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s,
 struct span_sink {
   std::uint8_t* p;
   error_code err = error_code::ok;
-  KEEL_BINCODE_INLINE void put(const void* src, std::size_t n) noexcept {
+  KEEL_INLINE void put(const void* src, std::size_t n) noexcept {
     std::memcpy(p, src, n);
     p += n;
   }
   // Small blocks: GCC's inline copy wins; larger ones: glibc's memcpy (A/B in copy.cpp).
-  KEEL_BINCODE_INLINE void put_block(const void* src, std::size_t n) noexcept {
+  KEEL_INLINE void put_block(const void* src, std::size_t n) noexcept {
     if (n <= 256)
       std::memcpy(p, src, n);
     else
       copy_block(p, src, n);
     p += n;
   }
-  KEEL_BINCODE_INLINE void byte(std::uint8_t b) noexcept { *p++ = b; }
+  KEEL_INLINE void byte(std::uint8_t b) noexcept { *p++ = b; }
   template <class U>
-  KEEL_BINCODE_INLINE void raw(U v) noexcept {
+  KEEL_INLINE void raw(U v) noexcept {
     std::memcpy(p, &v, sizeof(U));
     p += sizeof(U);
   }
@@ -269,8 +260,8 @@ struct stream_sink {
 };
 
 template <class F, class U, class W>
-KEEL_BINCODE_INLINE void put_varint(W& w, U u) {
-  if (KEEL_BINCODE_LIKELY(u <= varint_max_single)) {
+KEEL_INLINE void put_varint(W& w, U u) {
+  if (KEEL_LIKELY(u <= varint_max_single)) {
     w.byte(static_cast<std::uint8_t>(u));
   } else if (u <= 0xFFFF) {
     w.byte(tag_u16);
@@ -288,7 +279,7 @@ KEEL_BINCODE_INLINE void put_varint(W& w, U u) {
 }
 
 template <class F, class T, class W>
-KEEL_BINCODE_INLINE void put_int(W& w, T v) {
+KEEL_INLINE void put_int(W& w, T v) {
   using U = uint_t<T>;
   if constexpr (sizeof(T) == 1) {
     w.byte(static_cast<std::uint8_t>(v));
@@ -322,24 +313,22 @@ struct reader {
         limit(c.limit),
         v1(c.gen == generation::v1) {}
 
-  KEEL_BINCODE_INLINE std::size_t remaining() const noexcept {
-    return static_cast<std::size_t>(end - p);
-  }
-  KEEL_BINCODE_COLD bool fail(error_code c, const std::uint8_t* at) noexcept {
+  KEEL_INLINE std::size_t remaining() const noexcept { return static_cast<std::size_t>(end - p); }
+  KEEL_COLD bool fail(error_code c, const std::uint8_t* at) noexcept {
     err = {c, static_cast<std::size_t>(at - base)};
     return false;
   }
   // `n` bytes are not there: past the limit (checked first, as both crates do) or past the input.
-  KEEL_BINCODE_COLD bool fail_need(std::size_t n) noexcept {
+  KEEL_COLD bool fail_need(std::size_t n) noexcept {
     const auto used = static_cast<std::uint64_t>(p - base);  // <= limit
     const bool over = limit != std::numeric_limits<std::uint64_t>::max() && n > limit - used;
     return fail(over ? error_code::limit_exceeded : error_code::unexpected_end, p);
   }
-  KEEL_BINCODE_INLINE bool need(std::size_t n) noexcept {
-    return KEEL_BINCODE_LIKELY(n <= remaining()) || fail_need(n);
+  KEEL_INLINE bool need(std::size_t n) noexcept {
+    return KEEL_LIKELY(n <= remaining()) || fail_need(n);
   }
   template <class U>
-  KEEL_BINCODE_INLINE U take_raw() noexcept {
+  KEEL_INLINE U take_raw() noexcept {
     U v{};
     std::memcpy(&v, p, sizeof(U));
     p += sizeof(U);
@@ -349,7 +338,7 @@ struct reader {
 
 // The varint slow path: tags 251..255. `U` is the unsigned type being decoded.
 template <class F, class U>
-KEEL_BINCODE_COLD bool get_varint_tagged(reader& r, U& out) {
+KEEL_COLD bool get_varint_tagged(reader& r, U& out) {
   const std::uint8_t* at = r.p;
   const std::uint8_t tag = *r.p++;
   std::size_t width;
@@ -398,9 +387,9 @@ KEEL_BINCODE_COLD bool get_varint_tagged(reader& r, U& out) {
 }
 
 template <class F, class U>
-KEEL_BINCODE_INLINE bool get_varint(reader& r, U& out) {
+KEEL_INLINE bool get_varint(reader& r, U& out) {
   if (!r.need(1)) return false;
-  if (KEEL_BINCODE_LIKELY(*r.p <= varint_max_single)) {
+  if (KEEL_LIKELY(*r.p <= varint_max_single)) {
     out = *r.p++;
     return true;
   }
@@ -409,7 +398,7 @@ KEEL_BINCODE_INLINE bool get_varint(reader& r, U& out) {
 
 // Signed varint under 1.3.3's rules: the value is read as a 64-bit zigzag integer and must fit.
 template <class F, class T>
-KEEL_BINCODE_COLD bool get_signed_v1(reader& r, T& out) {
+KEEL_COLD bool get_signed_v1(reader& r, T& out) {
   const std::uint8_t* at = r.p;
   std::uint64_t z{};
   if (!get_varint<F>(r, z)) return false;
@@ -421,7 +410,7 @@ KEEL_BINCODE_COLD bool get_signed_v1(reader& r, T& out) {
 }
 
 template <class F, class T>
-KEEL_BINCODE_INLINE bool get_int(reader& r, T& out) {
+KEEL_INLINE bool get_int(reader& r, T& out) {
   using U = uint_t<T>;
   if constexpr (sizeof(T) == 1) {
     if (!r.need(1)) return false;
@@ -454,9 +443,7 @@ KEEL_BINCODE_INLINE bool get_int(reader& r, T& out) {
   }
 }
 
-// ---- UTF-8 (src/bincode/utf8.cpp) --------------------------------------------------------
-// True when [p, p+n) is valid UTF-8 (Rust's str::from_utf8 rules).
-bool valid_utf8(const std::uint8_t* p, std::size_t n) noexcept;
+// ---- UTF-8 (validation: keel::utf8_valid, keel/utf8.h: Rust's str::from_utf8 rules) --------
 // Width of a UTF-8 sequence from its lead byte (Rust's utf8_char_width): 0 when invalid.
 constexpr std::size_t utf8_width(std::uint8_t b) noexcept {
   return b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF5 ? 4 : 0;

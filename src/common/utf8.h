@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// UTF-8 sequence validation and encoding shared by the parser kernels and the writer.
+// UTF-8 sequences, one at a time: validation (the exact offset of a bad byte), decoding and
+// encoding. Shared by every component (json parser and writer, bincode, msg).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace keel::json::detail {
+namespace keel::detail {
 
 // Length of the valid UTF-8 sequence starting at p (p[0] >= 0x80, p < end), or 0 if it is not
 // valid: overlong forms, surrogates (U+D800..DFFF), code points above U+10FFFF, stray or
@@ -68,4 +69,4 @@ inline std::size_t utf8_encode(std::uint32_t cp, std::uint8_t* out) noexcept {
   return 4;
 }
 
-}  // namespace keel::json::detail
+}  // namespace keel::detail

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace keel::json::detail {
+namespace keel::detail {
 
 template <class I>
 struct utf8_check {
@@ -131,4 +131,4 @@ struct utf8_check {
   }
 };
 
-}  // namespace keel::json::detail
+}  // namespace keel::detail
