@@ -29,7 +29,9 @@ inline void* malloc_fast(std::size_t size) {
   if (KEEL_LIKELY(b != 0)) {
     block* blk = reinterpret_cast<block*>(b);
     const std::uintptr_t next = encode(blk->next, b, pg);
-    if (KEEL_UNLIKELY(!link_ok(pg, next))) page_corrupt(pg, next);
+    // Same 64 KiB slice and 16-byte aligned (one-slice pages), else the full check (the end of
+    // the list, bigger pages): a link a program overwrote does not pass.
+    if (KEEL_UNLIKELY(((next ^ b) & pg->lmask) != 0) && !link_ok(pg, next)) page_corrupt(pg, next);
     pg->free = next;
     blk->freed = 0;
     ++pg->used;
@@ -59,8 +61,9 @@ inline void free_fast(void* p) {
   if (KEEL_LIKELY(pg->owner.load(std::memory_order_relaxed) ==
                   reinterpret_cast<std::uintptr_t>(t_heap))) {
     const std::uintptr_t mark = free_mark(pg);
-    // A double free, or a pointer into the middle of a block: the slow path reports it.
-    if (KEEL_UNLIKELY(b->freed == mark || !is_block_start(pg, a))) return free_slow(p);
+    // A double free? (A pointer into the middle of a block is not caught here: see
+    // docs/alloc.md, "Misuse checks".)
+    if (KEEL_UNLIKELY(b->freed == mark)) return free_slow(p);
     // Not hardened (a hardened page's owner has kSlowFree): the list is in `free`.
     b->next = encode(pg->free, a, pg);
     // (A relaxed atomic store is a plain store; it keeps gcc from pairing the two stores through

@@ -80,11 +80,15 @@ struct block {
 };
 
 // Page metadata; lives in the segment header, one per slice (the head slice of a page is used).
-struct page {
+struct alignas(64) page {
   std::uintptr_t free;  // head of the owner's free list (0: empty); the links are encoded
   std::uint32_t used;   // blocks out (owner's view: remote frees not yet collected)
   std::uint32_t block_size;
-  std::uintptr_t lkey;   // secret mixed into every stored link (encode); set by page_init
+  std::uintptr_t lkey;  // secret mixed into every stored link (encode); set by page_init
+  // The malloc fast path's check of a decoded link: (next ^ block) & lmask must be 0. One-slice
+  // pages: ~(64 KiB - 1) | 15 (same slice, 16-byte aligned); others: all ones (always the full
+  // check, link_ok).
+  std::uintptr_t lmask;
   std::uint8_t* start;   // first block
   std::uint32_t span16;  // (reserved * block_size) / 16: a link must point below start + span
   // Blocks carved so far: written by the owner (page_extend), read by any thread that checks a

@@ -29,6 +29,7 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   pg->capacity.store(0, std::memory_order_relaxed);
   pg->reserved = static_cast<std::uint32_t>(bytes / pg->block_size);
   pg->span16 = static_cast<std::uint32_t>(std::size_t{pg->reserved} * pg->block_size / 16);
+  pg->lmask = bytes <= kSliceSize ? ~(kSliceSize - 1) | 15 : ~std::uintptr_t{0};
   pg->next = pg->prev = nullptr;
   pg->cls = static_cast<std::uint8_t>(cls);
   pg->in_use = 1;

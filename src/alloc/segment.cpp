@@ -14,6 +14,7 @@ page g_no_page{.free = 0,
                .used = 0,
                .block_size = 0,
                .lkey = 0,
+               .lmask = ~std::uintptr_t{0},
                .start = nullptr,
                .span16 = 0,
                .capacity{0},
@@ -286,6 +287,7 @@ bool segment_page_grow(page* pg, std::size_t bytes) {
   pg->slice_count = static_cast<std::uint16_t>(want);
   pg->block_size = static_cast<std::uint32_t>(want * kSliceSize);
   pg->span16 = pg->block_size / 16;
+  pg->lmask = ~std::uintptr_t{0};  // no longer one slice
   g_stats.pages_bytes.fetch_add((want - n) * kSliceSize, std::memory_order_relaxed);
   return true;
 }
