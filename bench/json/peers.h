@@ -21,8 +21,21 @@ class peer {
   virtual std::size_t dom_bytes() = 0;
 };
 
+// NDJSON: every document of a buffer, every value of each visited.
+class ndjson_peer {
+ public:
+  virtual ~ndjson_peer() = default;
+  // Takes the text (copied once, outside the timing, into whatever the library needs).
+  virtual void prepare(const std::string& text) = 0;
+  // Parses every record and visits every value; returns the values visited (0 on error).
+  virtual std::size_t run(std::size_t& records) = 0;
+};
+
 std::unique_ptr<peer> make_yyjson(std::size_t max_input);
 std::unique_ptr<peer> make_simdjson(std::size_t max_input);
 std::unique_ptr<peer> make_rapidjson(std::size_t max_input);
+// simdjson 4.6.1's dom::parser::parse_many (peer_simdjson4.cpp).
+std::unique_ptr<ndjson_peer> make_simdjson_parse_many();
+const char* simdjson4_version();
 
 }  // namespace keel::bench::json_peers

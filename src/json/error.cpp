@@ -60,6 +60,8 @@ const char* message(error_code code) noexcept {
       return "test operation failed: the values differ";
     case error_code::not_representable:
       return "a merge patch cannot set a member to null";
+    case error_code::record_too_long:
+      return "record longer than the maximum record size";
   }
   return "unknown error";
 }

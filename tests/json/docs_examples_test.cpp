@@ -5,8 +5,10 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "keel/json.h"
+#include "keel/json/ndjson.h"
 
 namespace {
 
@@ -51,6 +53,30 @@ TEST(DocsExamples, Patch) {
       *json::write(ops->root()),
       R"([{"op":"remove","path":"/name"},{"op":"remove","path":"/n"},)"
       R"({"op":"replace","path":"/tags/0","value":"x"},{"op":"add","path":"/title","value":"keel"}])");
+}
+
+// docs/json-ndjson.md, "Example" and "Parallel reading".
+TEST(DocsExamples, Ndjson) {
+  json::ndjson_reader r;  // or r.open_buffer(text) / r.open_stream(stdin)
+  r.open_buffer("{\"id\":1}\n\n{\"id\":2}\n{\"id\":\n");
+  std::int64_t sum = 0;
+  while (r.next()) sum += *r.value()["id"]->get<std::int64_t>();
+  EXPECT_EQ(sum, 3);
+  EXPECT_EQ(r.error().to_string(), "record 3 (line 4, column 7): unexpected end of input");
+
+  const std::string text = "{\"name\":\"a\"}\n{\"name\":\"b\"}\n";
+  keel::pool::thread_pool pool(4);
+  std::vector<std::string> names;
+  json::ndjson_error e = json::parallel_ndjson(
+      pool, text, {},
+      [](const json::value& v, const json::record_info&) {  // on a worker
+        return std::string(*v["name"]->get<std::string_view>());
+      },
+      [&](std::string&& name, const json::record_info&) {  // on this thread, in input order
+        names.push_back(std::move(name));
+      });
+  EXPECT_FALSE(e);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ enum class error_code : std::uint8_t {
   invalid_patch,         // a JSON Patch that is not an array of well-formed operations
   test_failed,           // a JSON Patch `test` operation found a different value
   not_representable,     // a merge patch cannot set an object member to null (diff)
+  record_too_long,       // an NDJSON record longer than ndjson_options::max_record_size
 };
 
 // A short English description of the code ("invalid UTF-8", ...).

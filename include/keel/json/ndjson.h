@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// keel::json NDJSON: one JSON value per line, from a buffer, a file or a stream read in chunks
+// (bounded memory), one record at a time or in parallel on keel::pool with results in input
+// order (docs/json-ndjson.md).
+//
+//   keel::json::ndjson_reader r;
+//   if (auto e = r.open_file("events.ndjson")) ...;
+//   while (r.next()) use(r.value());
+//   if (r.error()) std::puts(r.error().to_string().c_str());
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "keel/json/document.h"
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+#include "keel/pool/thread_pool.h"
+
+namespace keel::json {
+
+// A bad record: its 1-based record number (counting non-blank lines), the 1-based line and column
+// of the error, and its byte offset in the whole input.
+struct ndjson_error {
+  using exception_type = json::exception;
+  error_code code = error_code::ok;
+  std::size_t record = 0;
+  std::size_t line = 0;
+  std::size_t column = 0;
+  std::size_t offset = 0;
+  explicit operator bool() const noexcept { return code != error_code::ok; }
+  const char* message() const noexcept { return json::message(code); }
+  // "record 3 (line 4, column 7): unexpected character"
+  std::string to_string() const;
+};
+
+struct ndjson_options {
+  parse_options parse;            // for each record (stop_after_first is ignored)
+  bool skip_bad_records = false;  // count bad records (skipped()) instead of stopping
+  std::size_t chunk_size = std::size_t{1} << 20;  // bytes read from a file or stream at a time
+  // The longest record accepted (record_too_long beyond it); memory stays within about
+  // chunk_size + max_record_size however large the input.
+  std::size_t max_record_size = std::size_t{64} << 20;
+  // Called with each bad record that skip_bad_records skips (by parallel_ndjson on the worker
+  // that parsed it, so possibly from several threads at once).
+  std::function<void(const ndjson_error&)> on_skip;
+};
+
+// Where a record came from.
+struct record_info {
+  std::size_t record = 0;  // 1-based record number
+  std::size_t line = 0;    // 1-based line
+  std::size_t offset = 0;  // byte offset of the line in the input
+};
+
+// Reads records one at a time. Blank lines (whitespace only) are skipped; a line may end in
+// "\r\n". Each value is valid until the next call to next().
+class ndjson_reader {
+ public:
+  explicit ndjson_reader(const ndjson_options& options = {});
+  ~ndjson_reader();
+  ndjson_reader(ndjson_reader&&) noexcept;
+  ndjson_reader& operator=(ndjson_reader&&) = delete;
+
+  // Sources (each restarts the reader). The buffer is not copied: it must outlive the reading.
+  void open_buffer(std::string_view text);
+  // io_error (with errno's reason in io_reason()) when the file cannot be opened.
+  json::error open_file(const std::string& path);
+  // Reads chunk_size bytes at a time from the stream (not closed by the reader).
+  void open_stream(std::FILE* stream);
+  // Reads from a function that fills up to `size` bytes and returns the count (0 at the end).
+  void open_source(std::function<std::size_t(char* buf, std::size_t size)> read);
+
+  // The next record: true with value() and info() set; false at the end of the input or at a bad
+  // record (error() then says which; with skip_bad_records bad records are counted and skipped).
+  bool next();
+  json::value value() const noexcept { return doc_.root(); }
+  const json::document& document() const noexcept { return doc_; }
+  const record_info& info() const noexcept { return info_; }
+  // The error that stopped the reading (code ok at the end of the input).
+  const ndjson_error& error() const noexcept { return error_; }
+  // Bad records skipped (skip_bad_records), and the first of them.
+  std::size_t skipped() const noexcept { return skipped_; }
+  const ndjson_error& first_skipped() const noexcept { return first_skipped_; }
+  // Why a file or stream could not be read (strerror text), empty otherwise.
+  const std::string& io_reason() const noexcept { return io_reason_; }
+  // Bytes of the buffer the reader holds for file and stream input.
+  std::size_t buffer_capacity() const noexcept { return buf_.capacity(); }
+
+ private:
+  bool fill();  // reads more input; false at the end
+  bool fail(const ndjson_error& e);
+  void skip(const ndjson_error& e);
+  ndjson_options options_;
+  parser parser_;
+  json::document doc_;
+  std::function<std::size_t(char*, std::size_t)> read_;
+  std::FILE* owned_ = nullptr;
+  std::string buf_;         // file / stream input: [begin_, buf_.size()) is unread
+  std::string_view text_;   // the input in view (the buffer, or buf_)
+  std::size_t begin_ = 0;   // next unread byte of text_
+  std::size_t base_ = 0;    // offset in the whole input of text_[0]
+  std::size_t line_ = 0;    // lines before begin_
+  std::size_t record_ = 0;  // records before begin_
+  bool eof_ = true, streaming_ = false, stopped_ = false;
+  record_info info_;
+  ndjson_error error_, first_skipped_;
+  std::size_t skipped_ = 0;
+  std::string io_reason_;
+};
+
+namespace detail {
+// Parses the records of `text` (whole lines; the line before it ends at offset base, which has
+// `line` lines and `record` records before it) calling f(ctx, value, info) for each; returns
+// the first bad record's error (stopping there) unless skipping, when it counts them in skipped.
+ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
+                         std::size_t record, const ndjson_options& o, std::size_t& skipped,
+                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
+// Splits text into pieces of about `target` bytes ending at line ends; returns the piece starts.
+std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
+// Lines and records (non-blank lines, or lines longer than max_record_size) in text.
+void count_lines(std::string_view text, std::size_t max_record_size, std::size_t& lines,
+                 std::size_t& records) noexcept;
+}  // namespace detail
+
+// Parses the records of `text` on the pool's workers and hands each record's result to
+// `consume` in input order on the calling thread. `map(const value&, const record_info&)` runs on
+// a worker (it may not keep the value) and returns what `consume(R&&, const record_info&)`
+// receives. The text is cut at line ends into pieces of `piece_bytes`; at most two pieces per
+// worker are in flight, so memory is bounded by the results of those pieces. Returns the first
+// bad record's error (consume has then seen every record before it); skipped counts skipped
+// records under skip_bad_records.
+template <class Map, class Consume>
+ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
+                             const ndjson_options& options, Map map, Consume consume,
+                             std::size_t* skipped = nullptr,
+                             std::size_t piece_bytes = std::size_t{1} << 20) {
+  using R = std::invoke_result_t<Map&, const value&, const record_info&>;
+  struct piece_result {
+    std::vector<std::pair<R, record_info>> items;
+    ndjson_error error;
+    std::size_t skipped = 0;
+  };
+  const std::vector<std::size_t> starts = detail::split_lines(text, piece_bytes);
+  const std::size_t n = starts.size();
+  // Lines and records before each piece: counted as pieces are submitted (one pass, in order).
+  std::size_t lines = 0, records = 0;
+  auto run = [&text, &starts, &options, &map, n](std::size_t i, std::size_t line,
+                                                 std::size_t record) {
+    piece_result out;
+    const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
+    struct ctx_t {
+      Map* map;
+      std::vector<std::pair<R, record_info>>* items;
+    } ctx{&map, &out.items};
+    out.error = detail::parse_lines(
+        text.substr(starts[i], end - starts[i]), starts[i], line, record, options, out.skipped,
+        [](void* c, const value& v, const record_info& info) {
+          auto* x = static_cast<ctx_t*>(c);
+          x->items->emplace_back((*x->map)(v, info), info);
+        },
+        &ctx);
+    return out;
+  };
+  const std::size_t window = 2 * (pool.size() == 0 ? 1 : pool.size());
+  std::deque<pool::future<piece_result>> inflight;
+  std::size_t next = 0, total_skipped = 0;
+  auto submit_next = [&] {
+    const std::size_t i = next++;
+    const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
+    inflight.push_back(pool.submit(run, i, lines, records));
+    std::size_t l = 0, r = 0;
+    detail::count_lines(text.substr(starts[i], end - starts[i]), options.max_record_size, l, r);
+    lines += l;
+    records += r;
+  };
+  ndjson_error first;
+  try {
+    while (next < n && inflight.size() < window) submit_next();
+    while (!inflight.empty()) {
+      piece_result res = inflight.front().get();
+      inflight.pop_front();
+      if (first) continue;  // after a bad record: only wait for the pieces in flight
+      for (auto& [r, info] : res.items) consume(std::move(r), std::as_const(info));
+      total_skipped += res.skipped;
+      if (res.error) {
+        first = res.error;
+      } else if (next < n) {
+        submit_next();
+      }
+    }
+  } catch (...) {
+    // The tasks refer to this frame: let them finish before the exception leaves it.
+    for (auto& f : inflight) f.wait();
+    throw;
+  }
+  if (skipped) *skipped = total_skipped;
+  return first;
+}
+
+}  // namespace keel::json

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// NDJSON: records from a buffer, a file and a stream read in small chunks (same results), error
+// positions, skipping bad records, the record size limit and bounded memory, and the parallel
+// reader on keel::pool delivering in input order.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "keel/json.h"
+#include "keel/json/ndjson.h"
+#include "test_util.h"
+
+namespace {
+
+using namespace keel::json;
+
+// Every record as "record:line:offset:text", then "error ..." or "end", then "skipped N".
+std::string transcript(ndjson_reader& r) {
+  std::string out;
+  while (r.next()) {
+    out += std::to_string(r.info().record) + ":" + std::to_string(r.info().line) + ":" +
+           std::to_string(r.info().offset) + ":" + *write(r.value()) + "\n";
+  }
+  out += r.error() ? "error " + r.error().to_string() : std::string("end");
+  out += "\nskipped " + std::to_string(r.skipped());
+  return out;
+}
+
+std::string read_buffer(std::string_view text, const ndjson_options& o = {}) {
+  ndjson_reader r(o);
+  r.open_buffer(text);
+  return transcript(r);
+}
+
+// The same text served `chunk` bytes at a time.
+std::string read_chunked(std::string_view text, std::size_t chunk, ndjson_options o = {}) {
+  o.chunk_size = chunk;
+  ndjson_reader r(o);
+  std::size_t pos = 0;
+  r.open_source([&](char* buf, std::size_t size) {
+    const std::size_t n = std::min(size, text.size() - pos);
+    std::memcpy(buf, text.data() + pos, n);
+    pos += n;
+    return n;
+  });
+  return transcript(r);
+}
+
+const char* kText = "{\"a\":1}\n\n  \r\n[1,2]\r\n\"s\"\n  {\"b\":[true,null]}  \n7";
+
+TEST(Ndjson, RecordsFromABuffer) {
+  EXPECT_EQ(read_buffer(kText),
+            "1:1:0:{\"a\":1}\n2:4:13:[1,2]\n3:5:20:\"s\"\n4:6:24:{\"b\":[true,null]}\n"
+            "5:7:46:7\nend\nskipped 0");
+  EXPECT_EQ(read_buffer(""), "end\nskipped 0");
+  EXPECT_EQ(read_buffer("\n\n \n"), "end\nskipped 0");
+}
+
+TEST(Ndjson, ChunkedSourcesGiveTheSameRecords) {
+  const std::string want = read_buffer(kText);
+  for (std::size_t chunk : {1, 2, 3, 5, 7, 64}) EXPECT_EQ(read_chunked(kText, chunk), want);
+}
+
+TEST(Ndjson, BadRecordsNameRecordLineColumn) {
+  const std::string text = "{\"a\":1}\n\n[1,\n{\"b\":x}\n1 2\n\"ok\"\n";
+  EXPECT_EQ(read_buffer(text),
+            "1:1:0:{\"a\":1}\nerror record 2 (line 3, column 4): unexpected end "
+            "of input\nskipped 0");
+  ndjson_options skip;
+  skip.skip_bad_records = true;
+  ndjson_reader r(skip);
+  r.open_buffer(text);
+  EXPECT_EQ(transcript(r), "1:1:0:{\"a\":1}\n5:6:25:\"ok\"\nend\nskipped 3");
+  EXPECT_EQ(r.first_skipped().record, 2u);
+  EXPECT_EQ(r.first_skipped().offset, 12u);  // the end of "[1,"
+  // The same from a stream read a byte at a time.
+  EXPECT_EQ(read_chunked(text, 1, skip), "1:1:0:{\"a\":1}\n5:6:25:\"ok\"\nend\nskipped 3");
+  ndjson_reader bad;
+  bad.open_buffer("[1]\n{\"k\":tru}\n");
+  ASSERT_TRUE(bad.next());
+  EXPECT_FALSE(bad.next());
+  EXPECT_EQ(bad.error().code, error_code::invalid_literal);
+  EXPECT_EQ(bad.error().line, 2u);
+  EXPECT_EQ(bad.error().column, 6u);
+  EXPECT_EQ(bad.error().offset, 9u);
+  EXPECT_FALSE(bad.next());  // stays stopped
+}
+
+TEST(Ndjson, OnSkipSeesEveryBadRecord) {
+  std::vector<std::string> seen;
+  ndjson_options o;
+  o.skip_bad_records = true;
+  o.max_record_size = 10;
+  o.on_skip = [&](const ndjson_error& e) { seen.push_back(e.to_string()); };
+  // A line of blanks longer than the limit is a record too (the streaming reader cannot know).
+  EXPECT_EQ(read_buffer("[1\n2\n" + std::string(20, ' ') + "\n{]\n", o), "2:2:3:2\nend\nskipped 3");
+  EXPECT_EQ(seen, (std::vector<std::string>{
+                      "record 1 (line 1, column 3): unexpected end of input",
+                      "record 3 (line 3, column 1): record longer than the maximum record size",
+                      "record 4 (line 4, column 2): unexpected character"}));
+  seen.clear();
+  EXPECT_EQ(read_chunked("[1\n2\n" + std::string(20, ' ') + "\n{]\n", 3, o),
+            "2:2:3:2\nend\nskipped 3");
+  EXPECT_EQ(seen.size(), 3u);
+}
+
+TEST(Ndjson, FilesAndIoErrors) {
+  const auto path = std::filesystem::temp_directory_path() / "keel_ndjson_test.ndjson";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs(kText, f);
+    std::fclose(f);
+  }
+  ndjson_options small;
+  small.chunk_size = 4;
+  ndjson_reader r(small);
+  ASSERT_FALSE(r.open_file(path.string()));
+  EXPECT_EQ(transcript(r), read_buffer(kText));
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.open_file(path.string()).code, error_code::io_error);
+  EXPECT_EQ(r.io_reason(), "No such file or directory");
+  EXPECT_FALSE(r.next());
+  EXPECT_EQ(r.open_file(std::filesystem::temp_directory_path().string()).code, error_code::ok);
+  EXPECT_FALSE(r.next());  // a directory: fopen works, reading fails
+  EXPECT_EQ(r.error().code, error_code::io_error);
+  EXPECT_EQ(r.io_reason(), "Is a directory");
+}
+
+TEST(Ndjson, RecordSizeLimitAndBoundedMemory) {
+  ndjson_options o;
+  o.max_record_size = 100;
+  o.chunk_size = 16;
+  const std::string big = "[" + std::string(200, '1') + "]";
+  const std::string text = "1\n" + big + "\n2\n";
+  EXPECT_EQ(read_chunked(text, 16, o),
+            "1:1:0:1\nerror record 2 (line 2, column 1): record longer than the maximum record "
+            "size\nskipped 0");
+  EXPECT_EQ(read_buffer(text, o),
+            "1:1:0:1\nerror record 2 (line 2, column 1): record longer than the maximum record "
+            "size\nskipped 0");
+  o.skip_bad_records = true;
+  EXPECT_EQ(read_chunked(text, 16, o), "1:1:0:1\n3:3:205:2\nend\nskipped 1");
+  EXPECT_EQ(read_buffer(text, o), "1:1:0:1\n3:3:205:2\nend\nskipped 1");
+
+  // 64 MiB of records served in 64 KiB chunks: the reader's buffer stays small.
+  const std::string line = R"({"id":12345,"name":"a record of some length","tags":[1,2,3]})"
+                           "\n";
+  const std::size_t total = std::size_t{64} << 20;
+  std::size_t served = 0;
+  ndjson_options chunked;
+  chunked.chunk_size = 64 << 10;
+  ndjson_reader r(chunked);
+  r.open_source([&](char* buf, std::size_t size) {
+    std::size_t n = 0;
+    while (served < total && n + line.size() <= size) {
+      line.copy(buf + n, line.size());
+      n += line.size();
+      served += line.size();
+    }
+    return n;
+  });
+  std::size_t records = 0;
+  while (r.next()) ++records;
+  EXPECT_FALSE(r.error());
+  EXPECT_EQ(records, served / line.size());
+  EXPECT_GT(served, total - line.size() - 1);
+  EXPECT_LT(r.buffer_capacity(), 1u << 20);
+}
+
+TEST(Ndjson, ParallelDeliversInInputOrder) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) {
+    text += "{\"i\":" + std::to_string(i) + ",\"s\":\"" + std::string(i % 37, 'x') + "\"}\n";
+    if (i % 1000 == 0) text += "\n";
+  }
+  keel::pool::thread_pool pool(2);
+  for (std::size_t piece : {std::size_t{1}, std::size_t{700}, std::size_t{1} << 20}) {
+    std::vector<std::int64_t> seen;
+    std::vector<std::size_t> lines;
+    const ndjson_error e = parallel_ndjson(
+        pool, text, {},
+        [](const value& v, const record_info&) { return *v["i"]->get<std::int64_t>(); },
+        [&](std::int64_t i, const record_info& info) {
+          seen.push_back(i);
+          lines.push_back(info.line);
+        },
+        nullptr, piece);
+    ASSERT_FALSE(e) << e.to_string();
+    ASSERT_EQ(seen.size(), 20000u);
+    for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], static_cast<std::int64_t>(i));
+    EXPECT_EQ(lines[1000], 1002u);  // a blank line after record 0 and after record 1000
+    EXPECT_EQ(lines[1001], 1004u);
+  }
+}
+
+TEST(Ndjson, ParallelErrorsMatchTheSequentialReader) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += (i == 3210 || i == 4000) ? "{\"bad\" 1}\n" : "[1,2,3]\n";
+  keel::pool::thread_pool pool(2);
+  std::size_t count = 0;
+  const ndjson_error e = parallel_ndjson(
+      pool, text, {}, [](const value& v, const record_info&) { return v.size(); },
+      [&](std::size_t, const record_info&) { ++count; }, nullptr, 1000);
+  ndjson_reader r;
+  r.open_buffer(text);
+  while (r.next()) {
+  }
+  EXPECT_EQ(e.to_string(), r.error().to_string());
+  EXPECT_EQ(e.record, 3211u);
+  EXPECT_EQ(count, 3210u);  // every record before the bad one, none after
+  ndjson_options skip;
+  skip.skip_bad_records = true;
+  std::size_t skipped = 0;
+  count = 0;
+  EXPECT_FALSE(parallel_ndjson(
+      pool, text, skip, [](const value& v, const record_info&) { return v.size(); },
+      [&](std::size_t, const record_info&) { ++count; }, &skipped, 1000));
+  EXPECT_EQ(skipped, 2u);
+  EXPECT_EQ(count, 4998u);
+}
+
+TEST(Ndjson, CorpusFile) {
+  const std::string text = test::slurp(test::corpus() / "json" / "amazon_cellphones.ndjson");
+  if (text.empty()) GTEST_SKIP() << "corpus missing";
+  ndjson_reader r;
+  r.open_buffer(text);
+  std::size_t records = 0, nodes = 0;
+  while (r.next()) {
+    ++records;
+    nodes += r.document().node_count();
+  }
+  EXPECT_FALSE(r.error()) << r.error().to_string();
+  EXPECT_GT(records, 100u);
+  keel::pool::thread_pool pool(2);
+  std::size_t parallel_nodes = 0, parallel_records = 0;
+  EXPECT_FALSE(parallel_ndjson(
+      pool, text, {}, [](const value& v, const record_info&) { return v.node_count(); },
+      [&](std::size_t n, const record_info&) {
+        parallel_nodes += n;
+        ++parallel_records;
+      },
+      nullptr, 4096));
+  EXPECT_EQ(parallel_records, records);
+  EXPECT_EQ(parallel_nodes, nodes);
+}
+
+}  // namespace
