@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// keel json validate FILE... | minify FILE | pretty FILE   ('-' reads stdin); the editing
+// keel json validate FILE... | minify FILE | pretty FILE   ('-' reads stdin; --ndjson: one value
+// per line, read in chunks in bounded memory); the editing
 // subcommands (get, patch, merge-patch, diff) are in cmd_json_patch.cpp.
 //
 // Exit status: 0 success; 1 invalid JSON (each problem reported as "file:line:column: message"
@@ -9,6 +10,7 @@
 #include <string>
 
 #include <keel/json.h>
+#include <keel/json/ndjson.h>
 
 #include "commands.h"
 #include "json_common.h"
@@ -20,11 +22,58 @@ namespace {
 
 using json_cli::options;
 
+// NDJSON: every bad record reported as "file:line:column: message (record N)" and skipped; with
+// `out` each good record is written (minified, or pretty) as it is read. Returns the status.
+int ndjson(const options& o, const std::string& name, json_cli::sink* out, bool pretty) {
+  json::ndjson_options no;
+  no.parse = json_cli::parse_opts(o);
+  no.skip_bad_records = true;
+  no.on_skip = [&name](const json::ndjson_error& e) {
+    std::fprintf(stderr, "%s:%zu:%zu: %s (record %zu)\n", json_cli::display_name(name).c_str(),
+                 e.line, e.column, e.message(), e.record);
+  };
+  json::ndjson_reader r(no);
+  if (name == "-") {
+    r.open_stream(stdin);
+  } else if (r.open_file(name)) {
+    std::fprintf(stderr, "keel json: %s: %s\n", name.c_str(), r.io_reason().c_str());
+    return 2;
+  }
+  json::writer wr(json_cli::write_opts(o, pretty));
+  int status = 0;
+  while (r.next()) {
+    if (out == nullptr) continue;
+    auto text = wr.write(r.value());
+    if (!text) {
+      std::fprintf(stderr, "%s:%zu: %s (record %zu)\n", json_cli::display_name(name).c_str(),
+                   r.info().line, text.error().message(), r.info().record);
+      status = 1;
+      continue;
+    }
+    if (!out->line(*text)) return 2;
+  }
+  if (r.error().code == json::error_code::io_error) {
+    std::fprintf(stderr, "keel json: %s: %s\n", json_cli::display_name(name).c_str(),
+                 r.io_reason().c_str());
+    return 2;
+  }
+  if (r.error().code == json::error_code::isa_unavailable) {
+    std::fprintf(stderr, "keel json: %s\n", r.error().message());
+    return 2;
+  }
+  return r.skipped() > 0 ? 1 : status;
+}
+
 int validate(const options& o) {
   json::parser p(json_cli::parse_opts(o));
   int status = 0;
   std::string text;
   for (const auto& name : o.files) {
+    if (o.ndjson) {
+      const int rc = ndjson(o, name, nullptr, false);
+      if (rc > status) status = rc;
+      continue;
+    }
     if (!json_cli::read_input(name, text)) {
       status = 2;
       continue;
@@ -35,7 +84,7 @@ int validate(const options& o) {
         std::fprintf(stderr, "keel json: %s\n", r.error().message());
         return 2;
       }
-      json_cli::report_parse_error(name, text, r.error());
+      json_cli::report_parse_error(o, name, text, r.error());
       if (status == 0) status = 1;
     }
   }
@@ -43,6 +92,13 @@ int validate(const options& o) {
 }
 
 int rewrite(const options& o, bool pretty) {
+  if (o.ndjson) {
+    json_cli::sink out;
+    if (!out.open(o)) return 2;
+    const int rc = ndjson(o, o.file, &out, pretty);
+    const int wrc = out.close();
+    return wrc != 0 ? wrc : rc;
+  }
   std::string text;
   json::document doc;
   if (const int rc = json_cli::load(o, o.file, text, doc)) return rc;
@@ -69,22 +125,30 @@ void add_json_command(CLI::App& app) {
       "Check every FILE: exit 0 if all are valid JSON, 1 if one is not, 2 if one cannot be read "
       "(each problem on stderr)");
   v->add_option("files", opts->files, "Files ('-' for stdin)")->required();
+  v->add_flag("--ndjson", opts->ndjson, "One JSON value per line; every bad line is reported");
   json_cli::add_parse_flags(v, *opts);
   v->callback([opts] { exit_status = validate(*opts); });
 
   CLI::App* m = json->add_subcommand("minify", "Write FILE without insignificant whitespace");
   m->add_option("file", opts->file, "File ('-' for stdin)")->required();
+  m->add_flag("--ndjson", opts->ndjson,
+              "One JSON value per line in, one minified record per line out (bad lines reported "
+              "and left out)");
   json_cli::add_parse_flags(m, *opts);
   json_cli::add_write_flags(m, *opts, false);
   m->callback([opts] { exit_status = rewrite(*opts, false); });
 
   CLI::App* p = json->add_subcommand("pretty", "Write FILE indented");
   p->add_option("file", opts->file, "File ('-' for stdin)")->required();
+  p->add_flag("--ndjson", opts->ndjson,
+              "One JSON value per line in, each record written indented (bad lines reported and "
+              "left out)");
   json_cli::add_parse_flags(p, *opts);
   json_cli::add_write_flags(p, *opts, false);
   p->callback([opts] { exit_status = rewrite(*opts, true); });
 
   json_cli::add_edit_commands(json, opts);
+  json_cli::add_stats_command(json, opts);
 }
 
 }  // namespace keel::tool

@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
+#include "json_diagnostic.h"
 #include "output.h"
 
 namespace keel::tool::json_cli {
@@ -59,10 +61,10 @@ json::write_options write_opts(const options& o, bool pretty) {
   return w;
 }
 
-void report_parse_error(const std::string& name, std::string_view text, const json::error& e) {
-  (void)text;
-  std::fprintf(stderr, "%s:%zu:%zu: %s\n", display_name(name).c_str(), e.line, e.column,
-               e.message());
+void report_parse_error(const options& o, const std::string& name, std::string_view text,
+                        const json::error& e) {
+  const std::string d = describe_parse_error(display_name(name), text, e, o.bom);
+  std::fputs(d.c_str(), stderr);
 }
 
 int load(const options& o, const std::string& name, std::string& text, json::document& doc) {
@@ -73,33 +75,56 @@ int load(const options& o, const std::string& name, std::string& text, json::doc
       std::fprintf(stderr, "keel json: %s\n", e.message());
       return 2;
     }
-    report_parse_error(name, text, e);
+    report_parse_error(o, name, text, e);
     return 1;
   }
   return 0;
 }
 
-int emit(const options& o, std::string_view text) {
-  if (o.output.empty() || o.output == "-")
-    return out_write(text) && out_write("\n") ? 0 : write_error_status;
-  std::FILE* f = std::fopen(o.output.c_str(), "wb");
-  if (!f) {
+bool sink::open(const options& o) {
+  if (o.output.empty() || o.output == "-") return true;
+  name_ = o.output;
+  f_ = std::fopen(o.output.c_str(), "wb");
+  if (f_ == nullptr) {
     std::fprintf(stderr, "keel json: %s: %s\n", o.output.c_str(), std::strerror(errno));
-    return 2;
+    return false;
   }
-  bool ok =
-      std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fputc('\n', f) != EOF;
-  int err = ok ? 0 : errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    err = errno;
+  return true;
+}
+
+bool sink::line(std::string_view text) {
+  if (failed_) return false;
+  if (f_ == nullptr) return out_write(text) && out_write("\n");
+  if (std::fwrite(text.data(), 1, text.size(), f_) != text.size() || std::fputc('\n', f_) == EOF) {
+    failed_ = true;
+    errno_ = errno;
   }
-  if (!ok) {
-    std::fprintf(stderr, "keel json: %s: %s\n", o.output.c_str(),
-                 err != 0 ? std::strerror(err) : "write error");
+  return !failed_;
+}
+
+int sink::close() {
+  if (f_ == nullptr) return out_failed() ? write_error_status : 0;
+  if (std::fclose(std::exchange(f_, nullptr)) != 0 && !failed_) {
+    failed_ = true;
+    errno_ = errno;
+  }
+  if (failed_) {
+    std::fprintf(stderr, "keel json: %s: %s\n", name_.c_str(),
+                 errno_ != 0 ? std::strerror(errno_) : "write error");
     return 2;
   }
   return 0;
+}
+
+sink::~sink() {
+  if (f_ != nullptr) std::fclose(f_);
+}
+
+int emit(const options& o, std::string_view text) {
+  sink out;
+  if (!out.open(o)) return 2;
+  out.line(text);
+  return out.close();
 }
 
 void add_parse_flags(CLI::App* c, options& o) {
