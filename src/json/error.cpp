@@ -62,6 +62,10 @@ const char* message(error_code code) noexcept {
       return "a merge patch cannot set a member to null";
     case error_code::record_too_long:
       return "record longer than the maximum record size";
+    case error_code::unknown_key:
+      return "unknown key";
+    case error_code::missing_field:
+      return "missing field";
   }
   return "unknown error";
 }

@@ -4,15 +4,33 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "keel/json.h"
+#include "keel/json/mapping.h"
 #include "keel/json/ndjson.h"
+
+// docs/json-struct.md, "Example" (KEEL_FIELDS goes at namespace scope).
+struct point {
+  double x = 0, y = 0;
+  std::optional<std::string> label;
+};
+KEEL_FIELDS(point, x, y, label)
 
 namespace {
 
 namespace json = keel::json;
+
+TEST(DocsExamples, Struct) {
+  point p;
+  if (json::mapping_error e = json::from_json(R"({"x":1,"y":2.5})", p))
+    std::puts(e.to_string().c_str());    // e.g. "/y: type mismatch"
+  std::string text = *json::to_json(p);  // {"x":1.0,"y":2.5}
+  EXPECT_EQ(text, R"({"x":1.0,"y":2.5})");
+  EXPECT_EQ(json::from_json(R"({"x":1,"y":"2"})", p).to_string(), "/y: type mismatch");
+}
 
 // docs/json-mutable.md, "Example".
 TEST(DocsExamples, Mutable) {

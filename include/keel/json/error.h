@@ -39,6 +39,8 @@ enum class error_code : std::uint8_t {
   test_failed,           // a JSON Patch `test` operation found a different value
   not_representable,     // a merge patch cannot set an object member to null (diff)
   record_too_long,       // an NDJSON record longer than ndjson_options::max_record_size
+  unknown_key,           // struct mapping: a key no field has (read_options::reject_unknown_keys)
+  missing_field,         // struct mapping: a field that is not optional is absent
 };
 
 // A short English description of the code ("invalid UTF-8", ...).

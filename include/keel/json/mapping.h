@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+// keel::json struct mapping: read JSON into C++ values and write them as JSON through the shared
+// field list KEEL_FIELDS (keel/fields.h) (docs/json-struct.md).
+//
+//   struct point { double x, y; };  KEEL_FIELDS(point, x, y)
+//   point p;
+//   if (auto e = keel::json::from_json(R"({"x":1,"y":2})", p)) std::puts(e.to_string().c_str());
+//   std::string text = *keel::json::to_json(p);
+//
+// Supported: bool, integers (range-checked), floating point, std::string, enums with
+// keel::json::enum_names<E>, std::optional, std::vector, std::array, std::map and
+// std::unordered_map with string keys, std::variant of tagged alternatives, structs with
+// KEEL_FIELDS (nested), and json::mutable_document for "any JSON here".
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "keel/fields.h"
+#include "keel/json/document.h"
+#include "keel/json/error.h"
+#include "keel/json/mutable.h"
+#include "keel/json/value.h"
+#include "keel/json/writer.h"
+
+namespace keel::json {
+
+// Names of an enum's values: specialise with
+//   template <> struct keel::json::enum_names<color> {
+//     static constexpr std::pair<color, std::string_view> values[] = {{color::red, "red"}, ...};
+//   };
+template <class E>
+struct enum_names;
+
+// A std::variant alternative is written as {"<tag>": value}; the tag is the alternative type's
+// `static constexpr std::string_view json_tag`.
+template <class T>
+concept tagged = requires {
+  { T::json_tag } -> std::convertible_to<std::string_view>;
+};
+
+struct read_options {
+  bool reject_unknown_keys = false;  // an object key no field has: unknown_key (else ignored)
+  parse_options parse;               // from_json's parse of the text
+};
+
+// A mapping failure: the code, and the JSON Pointer of the offending value (for missing_field,
+// of the missing member; for parse errors the position in the text instead).
+struct mapping_error {
+  using exception_type = json::exception;
+  error_code code = error_code::ok;
+  std::string pointer;
+  std::size_t line = 0, column = 0;  // parse errors
+  explicit operator bool() const noexcept { return code != error_code::ok; }
+  const char* message() const noexcept { return json::message(code); }
+  // "/items/2/price: type mismatch", or "line:column: message" for a parse error.
+  std::string to_string() const;
+};
+
+namespace detail {
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class T>
+struct is_string_map : std::false_type {};
+template <class T, class C, class A>
+struct is_string_map<std::map<std::string, T, C, A>> : std::true_type {};
+template <class T, class H, class E, class A>
+struct is_string_map<std::unordered_map<std::string, T, H, E, A>> : std::true_type {};
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
+template <class E>
+concept named_enum = std::is_enum_v<E> && requires {
+  enum_names<E>::values;
+};
+
+// The reader: `ptr` is the JSON Pointer of `v` (extended and restored on the way down).
+class mapper {
+ public:
+  explicit mapper(const read_options& o) : o_(o) {}
+  mapping_error err;
+
+  template <class T>
+  bool read(const value& v, T& out) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return take(v.get<bool>(), out);
+    } else if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        auto r = v.get<std::int64_t>();
+        if (!r) return fail(error_code::type_mismatch);
+        if (*r < std::numeric_limits<T>::min() || *r > std::numeric_limits<T>::max())
+          return fail(error_code::type_mismatch);
+        out = static_cast<T>(*r);
+      } else {
+        auto r = v.get<std::uint64_t>();
+        if (!r || *r > std::numeric_limits<T>::max()) return fail(error_code::type_mismatch);
+        out = static_cast<T>(*r);
+      }
+      return true;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      auto r = v.get<double>();
+      if (!r) return fail(error_code::type_mismatch);
+      out = static_cast<T>(*r);
+      return true;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      auto r = v.get<std::string_view>();
+      if (!r) return fail(error_code::type_mismatch);
+      out.assign(r->data(), r->size());
+      return true;
+    } else if constexpr (named_enum<T>) {
+      auto r = v.get<std::string_view>();
+      if (!r) return fail(error_code::type_mismatch);
+      for (const auto& [e, name] : enum_names<T>::values) {
+        if (name == *r) {
+          out = e;
+          return true;
+        }
+      }
+      return fail(error_code::not_found);
+    } else if constexpr (std::is_same_v<T, mutable_document>) {
+      out = mutable_document(v);
+      return true;
+    } else if constexpr (is_optional<T>::value) {
+      if (v.is_null()) {
+        out.reset();
+        return true;
+      }
+      return read(v, out.emplace());
+    } else if constexpr (is_vector<T>::value) {
+      if (!v.is_array()) return fail(error_code::type_mismatch);
+      out.clear();
+      out.reserve(v.size());
+      std::size_t i = 0;
+      for (const value e : v.elements()) {
+        const std::size_t len = push_index(i++);
+        if (!read(e, out.emplace_back())) return false;
+        ptr_.resize(len);
+      }
+      return true;
+    } else if constexpr (is_std_array<T>::value) {
+      if (!v.is_array() || v.size() != out.size()) return fail(error_code::type_mismatch);
+      std::size_t i = 0;
+      for (const value e : v.elements()) {
+        const std::size_t len = push_index(i);
+        if (!read(e, out[i++])) return false;
+        ptr_.resize(len);
+      }
+      return true;
+    } else if constexpr (is_string_map<T>::value) {
+      if (!v.is_object()) return fail(error_code::type_mismatch);
+      out.clear();
+      for (const member m : v.members()) {
+        const std::size_t len = push_key(m.key);
+        if (!read(m.value, out[std::string(m.key)])) return false;
+        ptr_.resize(len);
+      }
+      return true;
+    } else if constexpr (is_variant<T>::value) {
+      return read_variant(v, out, std::make_index_sequence<std::variant_size_v<T>>());
+    } else if constexpr (keel::has_fields<T>) {
+      return read_fields(v, out);
+    } else {
+      static_assert(sizeof(T) == 0, "keel::json mapping: unsupported type");
+    }
+  }
+
+ private:
+  template <class R, class T>
+  bool take(const R& r, T& out) {
+    if (!r) return fail(error_code::type_mismatch);
+    out = *r;
+    return true;
+  }
+  bool fail(error_code c) {
+    err.code = c;
+    err.pointer = ptr_;
+    return false;
+  }
+  std::size_t push_index(std::size_t i) {
+    const std::size_t len = ptr_.size();
+    ptr_ += '/';
+    ptr_ += std::to_string(i);
+    return len;
+  }
+  std::size_t push_key(std::string_view key);  // escaped (mapping.cpp)
+
+  template <class T, std::size_t... I>
+  bool read_variant(const value& v, T& out, std::index_sequence<I...>) {
+    if (!v.is_object() || v.size() != 1) return fail(error_code::type_mismatch);
+    const member m = *v.members().begin();
+    bool found = false, ok = true;
+    const std::size_t len = push_key(m.key);
+    (
+        [&] {
+          using A = std::variant_alternative_t<I, T>;
+          static_assert(tagged<A>,
+                        "a variant alternative needs `static constexpr "
+                        "std::string_view json_tag`");
+          if (found || m.key != std::string_view(A::json_tag)) return;
+          found = true;
+          ok = read(m.value, out.template emplace<I>());
+        }(),
+        ...);
+    if (!found) {
+      err.code = error_code::unknown_key;
+      err.pointer = ptr_;
+      return false;
+    }
+    if (ok) ptr_.resize(len);
+    return ok;
+  }
+
+  template <class T>
+  bool read_fields(const value& v, T& out) {
+    if (!v.is_object()) return fail(error_code::type_mismatch);
+    constexpr auto names = keel::field_names<T>();
+    std::array<bool, names.size()> seen{};
+    auto fields = keel::fields_of(out);
+    for (const member m : v.members()) {
+      bool known = false, ok = true;
+      std::apply(
+          [&](auto&... f) {
+            std::size_t i = 0;
+            (
+                [&](auto& field) {
+                  const std::size_t k = i++;
+                  if (known || names[k] != m.key) return;
+                  known = true;
+                  seen[k] = true;
+                  const std::size_t len = push_key(m.key);
+                  ok = read(m.value, field);
+                  if (ok) ptr_.resize(len);
+                }(f),
+                ...);
+          },
+          fields);
+      if (!ok) return false;
+      if (!known && o_.reject_unknown_keys) {
+        const std::size_t len = push_key(m.key);
+        fail(error_code::unknown_key);
+        ptr_.resize(len);
+        return false;
+      }
+    }
+    // Fields absent from the object: an error unless optional.
+    bool ok = true;
+    std::apply(
+        [&](auto&... f) {
+          std::size_t i = 0;
+          (
+              [&](auto& field) {
+                const std::size_t k = i++;
+                if (!ok || seen[k]) return;
+                if constexpr (is_optional<std::remove_reference_t<decltype(field)>>::value) {
+                  field.reset();
+                } else {
+                  const std::size_t len = push_key(names[k]);
+                  fail(error_code::missing_field);
+                  ptr_.resize(len);
+                  ok = false;
+                }
+              }(f),
+              ...);
+        },
+        fields);
+    return ok;
+  }
+
+  const read_options& o_;
+  std::string ptr_;
+};
+
+// The writer side: builds a mutable value (then written by json::writer).
+class builder {
+ public:
+  template <class T>
+  void write(mutable_value out, const T& v) {
+    if constexpr (std::is_same_v<T, bool> || std::is_arithmetic_v<T>) {
+      check(out.set(v));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      check(out.set(std::string_view(v)));
+    } else if constexpr (named_enum<T>) {
+      for (const auto& [e, name] : enum_names<T>::values) {
+        if (e == v) {
+          check(out.set(name));
+          return;
+        }
+      }
+      failed = error_code::not_found;  // a value without a name
+    } else if constexpr (std::is_same_v<T, mutable_document>) {
+      check(out.set(v.root()));
+    } else if constexpr (is_optional<T>::value) {
+      if (v) {
+        write(out, *v);
+      } else {
+        check(out.set(nullptr));
+      }
+    } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+      check(out.set(empty_array));
+      for (const auto& e : v) {
+        auto slot = out.push_back(nullptr);
+        if (!slot) return check(json::error{slot.code()});
+        write(*slot, e);
+      }
+    } else if constexpr (is_string_map<T>::value) {
+      check(out.set(empty_object));
+      for (const auto& [k, e] : v) {
+        auto slot = out.insert(k, nullptr);
+        if (!slot) return check(json::error{slot.code()});
+        write(*slot, e);
+      }
+    } else if constexpr (is_variant<T>::value) {
+      check(out.set(empty_object));
+      std::visit(
+          [&](const auto& alt) {
+            using A = std::remove_cvref_t<decltype(alt)>;
+            static_assert(tagged<A>,
+                          "a variant alternative needs `static constexpr "
+                          "std::string_view json_tag`");
+            auto slot = out.insert(std::string_view(A::json_tag), nullptr);
+            if (!slot) return check(json::error{slot.code()});
+            write(*slot, alt);
+          },
+          v);
+    } else if constexpr (keel::has_fields<T>) {
+      check(out.set(empty_object));
+      constexpr auto names = keel::field_names<T>();
+      std::size_t i = 0;
+      std::apply(
+          [&](const auto&... f) {
+            (
+                [&](const auto& field) {
+                  const std::string_view name = names[i++];
+                  if constexpr (is_optional<std::remove_cvref_t<decltype(field)>>::value) {
+                    if (!field) return;  // an empty optional leaves the member out
+                  }
+                  auto slot = out.insert(name, nullptr);
+                  if (!slot) return check(json::error{slot.code()});
+                  write(*slot, field);
+                }(f),
+                ...);
+          },
+          keel::fields_of(v));
+    } else {
+      static_assert(sizeof(T) == 0, "keel::json mapping: unsupported type");
+    }
+  }
+  error_code failed = error_code::ok;
+
+ private:
+  void check(json::error e) {
+    if (e && failed == error_code::ok) failed = e.code;
+  }
+};
+
+}  // namespace detail
+
+// Reads v into out. On failure out may be partly assigned.
+template <class T>
+mapping_error from_json(const value& v, T& out, const read_options& options = {}) {
+  detail::mapper m(options);
+  m.read(v, out);
+  return m.err;
+}
+
+// Parses text and reads it into out.
+template <class T>
+mapping_error from_json(std::string_view text, T& out, const read_options& options = {}) {
+  auto doc = parse(text, options.parse);
+  if (!doc) {
+    mapping_error e;
+    e.code = doc.code();
+    e.line = doc.error().line;
+    e.column = doc.error().column;
+    return e;
+  }
+  return from_json(doc->root(), out, options);
+}
+
+// v as a mutable document / as JSON text.
+template <class T>
+result<mutable_document> to_document(const T& v) {
+  mutable_document d;
+  detail::builder b;
+  b.write(d.root(), v);
+  if (b.failed != error_code::ok) return b.failed;
+  return d;
+}
+
+template <class T>
+result<std::string> to_json(const T& v, const write_options& options = {}) {
+  auto d = to_document(v);
+  if (!d) return d.error();
+  return write(d->root(), options);
+}
+
+}  // namespace keel::json
