@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Statistics. Process figures (mapped, purged, segments, ...) are counted on slow paths and always
 // available (keel_alloc_info_get, mallinfo2). Per-class allocation counts cost a fast-path
-// increment and are compiled in only with the CMake option KEEL_ALLOC_STATS (macro
+// increment and are compiled in only with the CMake option KEEL_ALLOC_COUNTERS (macro
 // KEEL_ALLOC_WITH_STATS). KEEL_ALLOC_STATS=1 in the environment prints what is available at exit.
 #include <cstdio>
 
@@ -47,7 +47,7 @@ void stats_print() {
     put_line(label, h->stat_alloc[c]);
   }
 #else
-  os_write("keel::alloc: (per-class counts: build with -DKEEL_ALLOC_STATS=ON)\n");
+  os_write("keel::alloc: (per-class counts: build with -DKEEL_ALLOC_COUNTERS=ON)\n");
 #endif
 }
 

@@ -25,7 +25,7 @@ constexpr option_info kTable[] = {
      "milliseconds free memory is kept before it is returned to the OS (0..3600000)"},
     {"KEEL_ALLOC_SEGMENT_CACHE", "alloc", "8", "empty 4 MiB segments kept mapped (0..1024)"},
     {"KEEL_ALLOC_VERBOSE", "alloc", "0", "1: print the allocator's options at start"},
-    {"KEEL_CORPUS", "tool", "../shared/corpus beside the source tree",
+    {"KEEL_CORPUS", "tool", "--corpus DIR; else ../shared/corpus in the build tree",
      "directory of the benchmark corpus (keel bench, tests)"},
 };
 constexpr std::size_t kCount = sizeof kTable / sizeof kTable[0];

@@ -5,23 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/utf8.h"
+#include "keel/utf8.h"
 
 namespace keel::msg::detail {
 
 inline bool utf8_ok(const void* data, std::size_t n) noexcept {
-  const auto* p = static_cast<const std::uint8_t*>(data);
-  const auto* end = p + n;
-  while (p < end) {
-    if (*p < 0x80) {
-      ++p;
-      continue;
-    }
-    const std::size_t len = keel::detail::utf8_sequence(p, end);
-    if (len == 0) return false;
-    p += len;
-  }
-  return true;
+  return keel::utf8_valid(static_cast<const std::uint8_t*>(data), n);
 }
 
 }  // namespace keel::msg::detail

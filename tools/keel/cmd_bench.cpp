@@ -13,6 +13,7 @@
 #include <set>
 
 #include "commands.h"
+#include "common/options.h"
 #include "harness/keel_bench.h"
 
 namespace keel::tool {
@@ -32,7 +33,7 @@ struct bench_options {
 // ../shared/corpus beside the source tree. An installed keel has no source tree to look in.
 std::filesystem::path find_corpus(const std::string& flag, const std::filesystem::path& self) {
   if (!flag.empty()) return flag;
-  if (const char* env = std::getenv("KEEL_CORPUS"); env && *env) return env;
+  if (const char* env = keel::detail::option_value("KEEL_CORPUS")) return env;
   if (self.parent_path() == std::filesystem::path(KEEL_TOOL_BUILD_DIR)) {
     return std::filesystem::path(KEEL_SOURCE_DIR) / ".." / "shared" / "corpus";
   }

@@ -10,6 +10,7 @@ namespace keel::tool {
 inline int exit_status = 0;
 
 void add_bench_command(CLI::App& app);
+void add_info_command(CLI::App& app);
 void add_json_command(CLI::App& app);
 void add_msg_command(CLI::App& app);
 

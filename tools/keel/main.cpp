@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
 #ifdef KEEL_WITH_BENCH
   keel::tool::add_bench_command(app);
 #endif
+  keel::tool::add_info_command(app);
   keel::tool::add_json_command(app);
   keel::tool::add_msg_command(app);
   try {
