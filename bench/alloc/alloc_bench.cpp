@@ -169,6 +169,16 @@ std::vector<record> run_all(const keel::bench::context& ctx) {
                        std::string(w) != "prodcons"});
     }
   }
+  // Larson in the proportions of public allocator suites (a chain of threads per slot inheriting
+  // 5000 live blocks of 8..1000 B): the peak RSS of a server whose threads come and go.
+  for (int t : {1, 2}) {
+    cases.push_back({"larson-server/" + std::to_string(t) + "t",
+                     {"larson-server", "--threads", std::to_string(t)},
+                     false,
+                     true,
+                     false,
+                     true});
+  }
   std::erase_if(cases, [&](const bench_case& c) {
     return !ctx.wants(c.name) && !(c.has_floor && ctx.wants(c.name + " (above floor)"));
   });
@@ -338,7 +348,10 @@ KEEL_BENCH_SUITE(alloc, "malloc implementations, one process each under LD_PRELO
       "('(CPU time)' records: larson's, false-sharing's and thread-churn's CPU time, all "
       "threads); '(above floor)' records: per-round allocator minus floor time, median");
   s.note(
-      "larson: 1024-slot tables swapped between threads every 4096 ops; prodcons: SPSC ring, "
+      "larson: 1024-slot tables swapped between threads every 4096 ops; larson-server: per "
+      "slot a chain of 100 threads (25 with --quick), each doing 100 x 5000 replacements "
+      "(8..1000 B) in the 5000-block table it inherits, then starting its successor and exiting; "
+      "prodcons: SPSC ring, "
       "consumer frees; false-sharing: cache-scratch (500 writes per object); thread-churn: 400 "
       "rounds of short threads");
 }

@@ -10,11 +10,13 @@
 //
 // usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]
 //   random-mixed | rm-heavy (257..768 B) | rm-tiny (16..64 B) | rm-medium (1..32 KiB)
-//   realloc-growth | realloc-single | larson | prodcons | false-sharing | thread-churn
+//   realloc-growth | realloc-single | larson | larson-server | prodcons | false-sharing |
+//   thread-churn
 #include <time.h>
 #include <atomic>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +174,76 @@ result run_larson(int threads, double scale) {
   for (auto& m : mailbox)
     for (unsigned char* p : m) std::free(p);
   return {per_thread * static_cast<std::uint64_t>(threads), sum.load()};
+}
+
+// Larson's server benchmark in the proportions public allocator suites run it (8..1000 B,
+// 5000 live blocks per thread, each thread doing 100 rounds of 5000 replacements): the main
+// thread allocates every slot's blocks; then each slot runs a chain of threads, each doing 100 x
+// 5000 replacements (free a random block, allocate one of a random size) on the slot's table,
+// then starting its successor on the same table (detached) and exiting. So nearly every free is
+// of a block another thread allocated, most of them by a thread that has exited or is exiting.
+// Work: 100 generations per slot at scale 1 (the peak RSS of an allocator that does not reuse
+// what exited threads left grows with the number of generations).
+struct larson_slot {
+  std::vector<unsigned char*> table;
+  std::uint64_t x = 0;
+  std::uint64_t sum = 0;
+  int left = 0;  // generations still to run
+};
+struct larson_shared {
+  std::mutex mu;
+  std::condition_variable cv;
+  int running = 0;  // slots whose chain has not finished
+};
+constexpr std::size_t kLarsonChunks = 5000, kLarsonRounds = 100, kLarsonMin = 8, kLarsonMax = 1000;
+
+void larson_generation(larson_slot* sl, larson_shared* sh) {
+  for (std::size_t i = 0; i < kLarsonRounds * kLarsonChunks; ++i) {
+    const std::uint64_t r = xorshift64(sl->x);
+    unsigned char*& b = sl->table[r % kLarsonChunks];
+    sl->sum += b[0];
+    std::free(b);
+    b = static_cast<unsigned char*>(
+        std::malloc(kLarsonMin + (r >> 32) % (kLarsonMax - kLarsonMin)));
+    b[0] = static_cast<unsigned char>(r);
+  }
+  if (--sl->left > 0) {
+    std::thread(larson_generation, sl, sh).detach();
+    return;
+  }
+  std::lock_guard<std::mutex> g(sh->mu);
+  if (--sh->running == 0) sh->cv.notify_all();
+}
+
+result run_larson_server(int threads, double scale) {
+  const int generations = static_cast<int>(100 * scale) < 1 ? 1 : static_cast<int>(100 * scale);
+  std::vector<larson_slot> slots(static_cast<std::size_t>(threads));
+  larson_shared shared;
+  shared.running = threads;
+  std::uint64_t seed = 4141;
+  for (larson_slot& sl : slots) {
+    sl.x = 0x9E3779B97F4A7C15ull ^ xorshift64(seed);
+    sl.left = generations;
+    sl.table.resize(kLarsonChunks);
+    for (auto& b : sl.table) {
+      b = static_cast<unsigned char*>(
+          std::malloc(kLarsonMin + xorshift64(sl.x) % (kLarsonMax - kLarsonMin)));
+      b[0] = 1;
+    }
+  }
+  for (larson_slot& sl : slots) std::thread(larson_generation, &sl, &shared).detach();
+  {
+    std::unique_lock<std::mutex> lk(shared.mu);
+    shared.cv.wait(lk, [&] { return shared.running == 0; });
+  }
+  result r;
+  for (larson_slot& sl : slots) {
+    for (unsigned char* b : sl.table) std::free(b);
+    r.checksum += sl.sum;
+  }
+  r.ops = static_cast<std::uint64_t>(generations) * kLarsonRounds * kLarsonChunks *
+          static_cast<std::uint64_t>(threads);
+  return r;
 }
 
 constexpr std::size_t kRingCap = 4096;
@@ -343,6 +415,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: keel_alloc_driver WORKLOAD [--threads N] [--scale F] [--noop]\n"
                "  random-mixed rm-heavy rm-tiny rm-medium realloc-growth realloc-single larson\n"
+               "  larson-server\n"
                "  prodcons false-sharing thread-churn\n");
   return 2;
 }
@@ -390,6 +463,8 @@ int main(int argc, char** argv) {
     r = run_realloc_single(scale);
   else if (w == "larson")
     r = run_larson(threads, scale);
+  else if (w == "larson-server")
+    r = run_larson_server(threads, scale);
   else if (w == "prodcons") {
     if (threads != 1 && threads != 2 && threads != 4) return usage();
     r = run_prodcons(threads, scale);

@@ -225,6 +225,11 @@ page* segment_page_alloc(heap* h, std::size_t cls) {
   // Hardened: the page's last 4 KiB is a guard; a one-block page needs room for its block.
   if (g_options.hardened && n * kSliceSize - kOsPage < class_size(cls)) ++n;
   const bool one_block = cls >= kOneBlockClass;
+  // Segments abandoned by exited threads first: their blocks are being freed by the threads that
+  // inherited them (remote frees nobody collects until a heap adopts the segment), so until then
+  // their pages hold memory that serves no one. Adopting collects those frees and puts the
+  // pages back in use before this heap takes more of its own free slices or maps more.
+  while (segment* a = segment_take_abandoned()) heap_adopt(h, a);
   segment* s = nullptr;
   std::size_t first = 64;
   for (int attempt = 0; attempt < 4 && first == 64; ++attempt) {
