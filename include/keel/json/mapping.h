@@ -233,30 +233,38 @@ class mapper {
     return ok;
   }
 
+  // Calls f with field k of a tuple of references.
+  template <class Tuple, class F>
+  static void visit_field(Tuple& fields, std::size_t k, F&& f) {
+    std::apply(
+        [&](auto&... field) {
+          std::size_t i = 0;
+          ((i++ == k ? f(field) : void()), ...);
+        },
+        fields);
+  }
+
   template <class T>
   bool read_fields(const value& v, T& out) {
     if (!v.is_object()) return fail(error_code::type_mismatch);
     constexpr auto names = keel::field_names<T>();
     std::array<bool, names.size()> seen{};
     auto fields = keel::fields_of(out);
+    // Each key is compared with the fields from the one after the last match on, so members in
+    // field order are found at the first compare.
+    std::size_t next = 0;
     for (const member m : v.members()) {
       bool known = false, ok = true;
-      std::apply(
-          [&](auto&... f) {
-            std::size_t i = 0;
-            (
-                [&](auto& field) {
-                  const std::size_t k = i++;
-                  if (known || names[k] != m.key) return;
-                  known = true;
-                  seen[k] = true;
-                  const std::size_t len = push_key(m.key);
-                  ok = read(m.value, field);
-                  if (ok) ptr_.resize(len);
-                }(f),
-                ...);
-          },
-          fields);
+      for (std::size_t step = 0; step < names.size() && !known; ++step) {
+        const std::size_t k = (next + step) % names.size();
+        if (names[k] != m.key) continue;
+        known = true;
+        seen[k] = true;
+        next = k + 1;
+        const std::size_t len = push_key(m.key);
+        visit_field(fields, k, [&](auto& field) { ok = read(m.value, field); });
+        if (ok) ptr_.resize(len);
+      }
       if (!ok) return false;
       if (!known && o_.reject_unknown_keys) {
         const std::size_t len = push_key(m.key);
@@ -386,10 +394,12 @@ mapping_error from_json(const value& v, T& out, const read_options& options = {}
   return m.err;
 }
 
-// Parses text and reads it into out.
+// Parses text with a reused parser (its options apply; steady state allocates no DOM) and reads
+// it into out.
 template <class T>
-mapping_error from_json(std::string_view text, T& out, const read_options& options = {}) {
-  auto doc = parse(text, options.parse);
+mapping_error from_json(parser& p, std::string_view text, T& out,
+                        const read_options& options = {}) {
+  auto doc = p.parse(text);
   if (!doc) {
     mapping_error e;
     e.code = doc.code();
@@ -397,7 +407,14 @@ mapping_error from_json(std::string_view text, T& out, const read_options& optio
     e.column = doc.error().column;
     return e;
   }
-  return from_json(doc->root(), out, options);
+  return from_json(*doc, out, options);
+}
+
+// Parses text (read_options::parse) and reads it into out.
+template <class T>
+mapping_error from_json(std::string_view text, T& out, const read_options& options = {}) {
+  parser p(options.parse);
+  return from_json(p, text, out, options);
 }
 
 // v as a mutable document / as JSON text.
