@@ -96,34 +96,45 @@ node mutable_arena::make(const mutable_input& in) {
   return {};
 }
 
+// The copy of x (a string's bytes at text(x)), with a new, unfilled block for a container's
+// children (in `block_out`, else nullptr).
+template <class Text>
+node mutable_arena::copy_shallow(const node& x, Text text, node*& block_out) {
+  node y = x;
+  block_out = nullptr;
+  const type t = type_of(x);
+  if (t == type::string || t == type::raw_number) {
+    const std::size_t len = count(x);
+    auto* mem = static_cast<char*>(bump(len + 1));
+    std::memcpy(mem, text(x), len);
+    mem[len] = '\0';
+    y.data = as_bits(mem);
+  } else if (t == type::array || t == type::object) {
+    const std::size_t k = child_nodes(x);
+    y.data = 0;
+    if (k != 0) {
+      block_out = block(k);
+      y.data = as_bits(block_out);
+    }
+  }
+  return y;
+}
+
 node mutable_arena::copy(const value& v) {
   const node* p = v.node_ptr();
   const node* const end = p + v.node_count();
   const char* strings = v.string_area();
+  auto text = [strings](const node& x) { return strings + x.data; };
   struct frame {
     node* at;
     node* end;
   };
   std::vector<frame> open;
-  // Writes the copy of x into y; a container's block is opened for the nodes that follow.
+  // The source is in document order: a container's block is filled by the nodes that follow.
   auto emit = [&](const node& x, node& y) {
-    y = x;
-    const type t = type_of(x);
-    if (t == type::string || t == type::raw_number) {
-      const std::size_t len = count(x);
-      auto* mem = static_cast<char*>(bump(len + 1));
-      std::memcpy(mem, strings + x.data, len);
-      mem[len] = '\0';
-      y.data = as_bits(mem);
-    } else if (t == type::array || t == type::object) {
-      const std::size_t k = child_nodes(x);
-      y.data = 0;
-      if (k != 0) {
-        node* b = block(k);
-        y.data = as_bits(b);
-        open.push_back({b, b + k});
-      }
-    }
+    node* b = nullptr;
+    y = copy_shallow(x, text, b);
+    if (b != nullptr) open.push_back({b, b + child_nodes(x)});
   };
   node out{};
   emit(*p++, out);
@@ -136,6 +147,7 @@ node mutable_arena::copy(const value& v) {
 }
 
 node mutable_arena::copy(const node& src) {
+  auto text = [](const node& x) { return as_ptr<const char>(x.data); };
   struct frame {
     const node* from;
     const node* end;
@@ -143,22 +155,9 @@ node mutable_arena::copy(const node& src) {
   };
   std::vector<frame> open;
   auto emit = [&](const node& x, node& y) {
-    y = x;
-    const type t = type_of(x);
-    if (t == type::string || t == type::raw_number) {
-      const std::size_t len = count(x);
-      auto* mem = static_cast<char*>(bump(len + 1));
-      std::memcpy(mem, as_ptr<const char>(x.data), len + 1);
-      y.data = as_bits(mem);
-    } else if (t == type::array || t == type::object) {
-      const std::size_t k = child_nodes(x);
-      y.data = 0;
-      if (k != 0) {
-        node* b = block(k);
-        y.data = as_bits(b);
-        open.push_back({children(x), children(x) + k, b});
-      }
-    }
+    node* b = nullptr;
+    y = copy_shallow(x, text, b);
+    if (b != nullptr) open.push_back({children(x), children(x) + child_nodes(x), b});
   };
   node out{};
   emit(src, out);
@@ -321,33 +320,7 @@ std::size_t member_index(const node& obj, std::string_view key) noexcept {
 }  // namespace
 
 result<mutable_value> mutable_value::at_pointer(std::string_view pointer) const noexcept {
-  if (pointer.empty()) return *this;
-  if (pointer[0] != '/') return error_code::invalid_pointer;
-  try {
-    mutable_value cur = *this;
-    detail::pointer_tokens toks(pointer);
-    while (toks.next()) {
-      const std::string& key = toks.token();
-      if (cur.is_object()) {
-        auto r = cur.find(key);
-        if (!r) return r;
-        cur = *r;
-      } else if (cur.is_array()) {
-        std::size_t i = 0;
-        if (!detail::array_index(key, i))
-          return key == "-" ? error_code::not_found : error_code::invalid_pointer;
-        auto r = cur.at(i);
-        if (!r) return r;
-        cur = *r;
-      } else {
-        return error_code::not_found;
-      }
-    }
-    if (toks.bad()) return error_code::invalid_pointer;
-    return cur;
-  } catch (const std::bad_alloc&) {
-    return error_code::out_of_memory;
-  }
+  return detail::resolve_pointer(*this, pointer);
 }
 
 bool mutable_value::equals(const mutable_value& other) const noexcept {

@@ -58,6 +58,8 @@ struct mutable_arena {
   std::size_t bytes() const noexcept { return total_; }
 
  private:
+  template <class Text>
+  node copy_shallow(const node& x, Text text, node*& block_out);
   void* bump(std::size_t bytes);
   node* block(std::size_t cap);  // a block of cap >= 1 nodes
   void free_block(node* first) noexcept;

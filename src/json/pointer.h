@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <string>
 #include <string_view>
+
+#include "keel/json/error.h"
 
 namespace keel::json::detail {
 
@@ -36,5 +39,33 @@ bool array_index(std::string_view tok, std::size_t& i) noexcept;
 
 // Appends the escaped form of a key (~ -> ~0, / -> ~1) to a pointer, after a '/'.
 void append_token(std::string& pointer, std::string_view key);
+
+// The value a pointer names below `cur` (V: value or mutable_value, with find / at).
+template <class V>
+result<V> resolve_pointer(V cur, std::string_view pointer) noexcept {
+  if (pointer.empty()) return cur;
+  if (pointer[0] != '/') return error_code::invalid_pointer;
+  try {
+    pointer_tokens toks(pointer);
+    while (toks.next()) {
+      const std::string& key = toks.token();
+      result<V> next = error_code::not_found;
+      if (cur.is_object()) {
+        next = cur.find(key);
+      } else if (cur.is_array()) {
+        std::size_t i = 0;
+        if (!array_index(key, i))
+          return key == "-" ? error_code::not_found : error_code::invalid_pointer;
+        next = cur.at(i);
+      }
+      if (!next) return next;
+      cur = *next;
+    }
+    if (toks.bad()) return error_code::invalid_pointer;
+    return cur;
+  } catch (const std::bad_alloc&) {
+    return error_code::out_of_memory;
+  }
+}
 
 }  // namespace keel::json::detail

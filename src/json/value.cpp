@@ -26,33 +26,7 @@ result<value> value::find(std::string_view key) const noexcept {
 }
 
 result<value> value::at_pointer(std::string_view pointer) const noexcept {
-  if (pointer.empty()) return *this;
-  if (pointer[0] != '/') return error_code::invalid_pointer;
-  value cur = *this;
-  try {
-    detail::pointer_tokens toks(pointer);
-    while (toks.next()) {
-      const std::string& key = toks.token();
-      if (cur.is_object()) {
-        auto r = cur.find(key);
-        if (!r) return r;
-        cur = *r;
-      } else if (cur.is_array()) {
-        std::size_t i = 0;
-        if (!detail::array_index(key, i))
-          return key == "-" ? error_code::not_found : error_code::invalid_pointer;
-        auto r = cur.at(i);
-        if (!r) return r;
-        cur = *r;
-      } else {
-        return error_code::not_found;
-      }
-    }
-    if (toks.bad()) return error_code::invalid_pointer;
-  } catch (...) {
-    return error_code::out_of_memory;
-  }
-  return cur;
+  return detail::resolve_pointer(*this, pointer);
 }
 
 bool value::equals(const value& o) const noexcept {
