@@ -19,6 +19,7 @@
 #include "keel/msg/map.h"
 #include "keel/msg/message.h"
 #include "keel/msg/msgpack.h"
+#include "keel/msg/numeric.h"
 #include "keel/msg/shared.h"
 #include "keel/msg/value.h"
 #include "keel/msg/view.h"

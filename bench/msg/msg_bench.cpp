@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// keel bench msg: serialize and deserialize the same messages (10, 100, 1000 mixed values and a
+// ~1 KB order message) in keel's binary, MessagePack and CBOR forms and in each peer; lookups by
+// name (map and view); the plain JSON form against keel::json writing the same document.
+#include <keel/json.h>
+#include <keel/msg.h>
+
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/keel_bench.h"
+#include "msg/data.h"
+
+namespace {
+
+namespace md = keel::bench::msg_data;
+namespace km = keel::msg;
+
+km::map to_map(const std::vector<md::item>& items) {
+  km::map m;
+  m.reserve(items.size());
+  for (const md::item& it : items) {
+    switch (it.k) {
+      case md::kind::i64:
+        m.add(it.name, it.i);
+        break;
+      case md::kind::f64:
+        m.add(it.name, it.d);
+        break;
+      case md::kind::str:
+        m.add(it.name, it.s);
+        break;
+      case md::kind::boolean:
+        m.add(it.name, it.b);
+        break;
+      case md::kind::map:
+        m.add(it.name, to_map(it.map));
+        break;
+      case md::kind::f64_array:
+        m.add(it.name, it.array);
+        break;
+    }
+  }
+  return m;
+}
+
+km::message to_message(const md::dataset& d) {
+  km::message m({d.header[0], d.header[1], d.header[2], d.header[3], d.header[4], d.header[5]});
+  m.body() = to_map(d.items);
+  return m;
+}
+
+km::bytes_view bytes_of(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+// keel writing one form: writer(message, buffer) and reader(bytes, message).
+struct keel_form {
+  const char* impl;
+  void (*write)(const km::message&, std::string&);
+  km::error (*read)(km::bytes_view, km::message&, const km::read_options&);
+};
+
+const keel_form kForms[] = {
+    {"keel", [](const km::message& m, std::string& out) { km::write_binary(m, out); },
+     km::read_binary},
+    {"keel-msgpack", [](const km::message& m, std::string& out) { km::write_msgpack(m, out); },
+     km::read_msgpack},
+    {"keel-cbor", [](const km::message& m, std::string& out) { km::write_cbor(m, out); },
+     km::read_cbor},
+};
+
+struct peer_maker {
+  const char* impl;
+  std::unique_ptr<md::peer> (*make)(const md::dataset&);
+};
+
+const peer_maker kPeers[] = {
+    {"msgpack", md::make_msgpack_cxx},
+    {"protobuf", md::make_protobuf},
+    {"cereal", md::make_cereal},
+    {"nlohmann-msgpack", [](const md::dataset& d) { return md::make_nlohmann(d, false); }},
+    {"nlohmann-cbor", [](const md::dataset& d) { return md::make_nlohmann(d, true); }},
+};
+
+double per_value(std::size_t bytes, std::uint64_t values) {
+  return static_cast<double>(bytes) / static_cast<double>(values);
+}
+
+void add_size(keel::bench::suite& s, const std::string& label, const md::dataset& data) {
+  const auto msg = std::make_shared<const km::message>(to_message(data));
+  const std::uint64_t values = data.items.size();
+  std::string sizes = label + ": bytes per value:";
+  for (const keel_form& f : kForms) {
+    auto buf = std::make_shared<std::string>();
+    f.write(*msg, *buf);
+    sizes += " " + std::string(f.impl) + " " +
+             std::to_string(per_value(buf->size(), values)).substr(0, 5);
+    s.add(
+        "serialize/" + label, f.impl,
+        [msg, buf, f](benchmark::State& st) {
+          for (auto _ : st) {
+            f.write(*msg, *buf);
+            benchmark::DoNotOptimize(buf->data());
+            benchmark::ClobberMemory();
+          }
+        },
+        buf->size(), values);
+    s.add(
+        "deserialize/" + label, f.impl,
+        [msg, buf, f](benchmark::State& st) {
+          km::message m;
+          for (auto _ : st) {
+            if (f.read(bytes_of(*buf), m, {})) st.SkipWithError("read failed");
+            benchmark::DoNotOptimize(m);
+            benchmark::ClobberMemory();
+          }
+          // Checked after the timing: what was read is the message (MessagePack and CBOR keep
+          // values, not integer widths; this data has int64, double, string, bool only).
+          if (m.size() != msg->size()) st.SkipWithError("wrong message");
+        },
+        buf->size(), values);
+  }
+  for (const peer_maker& p : kPeers) {
+    std::shared_ptr<md::peer> peer = p.make(data);
+    const std::size_t size = peer->serialize();
+    sizes += " " + std::string(p.impl) + " " + std::to_string(per_value(size, values)).substr(0, 5);
+    s.add(
+        "serialize/" + label, p.impl,
+        [peer](benchmark::State& st) {
+          for (auto _ : st) {
+            benchmark::DoNotOptimize(peer->serialize());
+            benchmark::ClobberMemory();
+          }
+        },
+        size, values);
+    s.add(
+        "deserialize/" + label, p.impl,
+        [peer, values](benchmark::State& st) {
+          std::size_t n = 0;
+          for (auto _ : st) {
+            n = peer->deserialize();
+            benchmark::ClobberMemory();
+          }
+          if (n != values) st.SkipWithError("wrong message");
+        },
+        size, values);
+  }
+  s.note(sizes);
+
+  // Lookups of every name: the map (hash index) and the view over the binary form.
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (const md::item& it : data.items) names->push_back(it.name);
+  s.add(
+      "get/" + label, "keel",
+      [msg, names](benchmark::State& st) {
+        for (auto _ : st) {
+          std::size_t found = 0;
+          for (const std::string& n : *names) found += msg->find(n) != nullptr;
+          benchmark::DoNotOptimize(found);
+        }
+      },
+      0, values);
+  auto bin = std::make_shared<const std::string>(km::to_binary(*msg));
+  s.add(
+      "get/" + label, "keel-view",
+      [bin, names](benchmark::State& st) {
+        for (auto _ : st) {
+          auto v = km::view::open(*bin);
+          std::size_t found = 0;
+          for (const std::string& n : *names) found += v->find(n).ok();
+          benchmark::DoNotOptimize(found);
+        }
+      },
+      0, values);
+
+  // The plain JSON form, against keel::json writing the same document from its DOM.
+  auto text = std::make_shared<const std::string>(km::to_json(*msg));
+  s.add(
+      "json/" + label, "keel",
+      [msg](benchmark::State& st) {
+        std::string out;
+        for (auto _ : st) {
+          km::write_json(*msg, out);
+          benchmark::DoNotOptimize(out.data());
+        }
+      },
+      text->size(), values);
+  auto doc = std::make_shared<keel::json::document>(std::move(*keel::json::parse(*text)));
+  s.add(
+      "json/" + label, "keel-json",
+      [doc](benchmark::State& st) {
+        keel::json::writer w;
+        for (auto _ : st) benchmark::DoNotOptimize(w.write(doc->root()));
+      },
+      text->size(), values);
+}
+
+// sum and dot of float64 arrays on each instruction-set path, against a plain loop (what a
+// compiler makes of `s += a[i]` without -ffast-math: one sequential chain) and memcpy of the
+// same bytes (the read-bandwidth floor for arrays that do not fit in cache).
+void add_simd(keel::bench::suite& s, const std::string& label, std::size_t n) {
+  auto a = std::make_shared<std::vector<double>>(n);
+  auto b = std::make_shared<std::vector<double>>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    (*a)[i] = static_cast<double>(i % 1000) * 0.001 + 0.5;
+    (*b)[i] = static_cast<double>(i % 777) * 0.002 - 0.7;
+  }
+  const std::uint64_t bytes = n * sizeof(double);
+  const std::pair<const char*, km::simd_isa> paths[] = {
+      {"keel", km::simd_isa::automatic},
+      {"keel-avx2", km::simd_isa::avx2},
+      {"keel-scalar", km::simd_isa::scalar},
+  };
+  for (const auto& [impl, isa] : paths) {
+    if (!keel::json::isa_supported(isa == km::simd_isa::automatic ? km::numeric_isa() : isa))
+      continue;
+    const km::simd_isa path = isa;
+    s.add(
+        "simd/sum/" + label, impl,
+        [a, path](benchmark::State& st) {
+          for (auto _ : st) benchmark::DoNotOptimize(*km::sum(std::span<const double>(*a), path));
+        },
+        bytes, n);
+    s.add(
+        "simd/dot/" + label, impl,
+        [a, b, path](benchmark::State& st) {
+          for (auto _ : st)
+            benchmark::DoNotOptimize(
+                *km::dot(std::span<const double>(*a), std::span<const double>(*b), path));
+        },
+        2 * bytes, n);
+  }
+  s.add(
+      "simd/sum/" + label, "plain",
+      [a](benchmark::State& st) {
+        for (auto _ : st) {
+          double t = 0;
+          for (double x : *a) t += x;
+          benchmark::DoNotOptimize(t);
+        }
+      },
+      bytes, n);
+  s.add(
+      "simd/dot/" + label, "plain",
+      [a, b](benchmark::State& st) {
+        for (auto _ : st) {
+          double t = 0;
+          for (std::size_t i = 0; i < a->size(); ++i) t += (*a)[i] * (*b)[i];
+          benchmark::DoNotOptimize(t);
+        }
+      },
+      2 * bytes, n);
+  auto dst = std::make_shared<std::vector<double>>(n);
+  for (const char* op : {"sum", "dot"}) {
+    const int arrays = std::string_view(op) == "dot" ? 2 : 1;
+    s.add(
+        std::string("simd/") + op + "/" + label, "memcpy",
+        [a, b, dst, arrays](benchmark::State& st) {
+          for (auto _ : st) {
+            std::memcpy(dst->data(), a->data(), a->size() * sizeof(double));
+            if (arrays == 2) std::memcpy(dst->data(), b->data(), b->size() * sizeof(double));
+            benchmark::ClobberMemory();
+          }
+        },
+        arrays * bytes, n);
+  }
+}
+
+}  // namespace
+
+KEEL_BENCH_SUITE(
+    msg,
+    "typed messages: keel binary/MessagePack/CBOR vs msgpack-cxx, protobuf, cereal, nlohmann") {
+  for (std::size_t n : {10, 100, 1000}) add_size(s, std::to_string(n), md::mixed(n));
+  add_size(s, "1KB", md::one_kb());
+  add_simd(s, "4096", 4096);                      // 32 KiB: in cache
+  if (!ctx.quick) add_simd(s, "16M", 16u << 20);  // 128 MiB: out of cache
+  s.note(
+      "Same logical data in every library: n named values cycling int64, double, short string, "
+      "bool; "
+      "1KB: a header, 25 values incl. a nested map and a 16-double array. keel reuses its output "
+      "buffer and message; deserialize builds the whole message (keel checks UTF-8 of names and "
+      "strings, protobuf checks its strings, msgpack-cxx, cereal and nlohmann do not).");
+  s.note(
+      "serialize/deserialize: one message per iteration; get: every name looked up once; json: "
+      "keel::msg's plain JSON writer vs keel::json writing the same document from its DOM.");
+}
