@@ -217,8 +217,7 @@ void add_simd(keel::bench::suite& s, const std::string& label, std::size_t n) {
       {"keel-scalar", km::simd_isa::scalar},
   };
   for (const auto& [impl, isa] : paths) {
-    if (!keel::json::isa_supported(isa == km::simd_isa::automatic ? km::numeric_isa() : isa))
-      continue;
+    if (!keel::isa_supported(isa == km::simd_isa::automatic ? km::numeric_isa() : isa)) continue;
     const km::simd_isa path = isa;
     s.add(
         "simd/sum/" + label, impl,

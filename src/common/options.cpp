@@ -14,6 +14,8 @@ constexpr option_info kTable[] = {
      "kernel set of the JSON parser and writer: avx512, avx2 or scalar"},
     {"KEEL_BINCODE_ISA", "bincode", "best this CPU runs",
      "block copies: scalar uses the C library's memcpy, avx512 the AVX-512 copy kernels"},
+    {"KEEL_MSG_ISA", "msg", "best this CPU runs",
+     "kernel set of the numeric operations on typed arrays (sum, min, max, mean, dot, scale)"},
     {"KEEL_POOL_THREADS", "pool", "0 (the CPUs of the affinity mask)",
      "worker count of a pool created with default options (0..4096)"},
     {"KEEL_POOL_SPIN_US", "pool", "50",

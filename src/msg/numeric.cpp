@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "common/options.h"
 #include "numeric_dispatch.h"
 
 namespace keel::msg {
@@ -12,11 +13,10 @@ namespace {
 
 using detail::i128;
 
-// The kernel table for `isa`, or nullptr when this CPU cannot run it. The CPU's instruction sets
-// come from keel::json's detection (the one keel has), so KEEL_JSON_ISA also steers this choice.
+// The kernel table for `isa`, or nullptr when this CPU cannot run it.
 const detail::numeric_kernels* table(simd_isa isa) {
   if (isa == simd_isa::automatic) isa = numeric_isa();
-  if (!keel::json::isa_supported(isa)) return nullptr;
+  if (!keel::isa_supported(isa)) return nullptr;
   switch (isa) {
     case simd_isa::avx512:
       return &detail::kNumericAvx512;
@@ -55,7 +55,10 @@ error scale_int(std::span<T> a, T f) {
 
 }  // namespace
 
-simd_isa numeric_isa() noexcept { return keel::json::default_isa(); }
+simd_isa numeric_isa() noexcept {
+  static const simd_isa chosen = keel::detail::choose_isa("KEEL_MSG_ISA");
+  return chosen;
+}
 
 result<std::int64_t> sum(std::span<const std::int32_t> a, simd_isa isa) {
   const auto* k = table(isa);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// UTF-8 checks for every keel::msg reader (one place, on the shared validator).
+// UTF-8 checks for every keel::msg reader: the shared validator (keel/utf8.h, SIMD-dispatched).
 #pragma once
 
 #include <cstddef>

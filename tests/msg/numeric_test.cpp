@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -20,7 +21,7 @@ __extension__ typedef __int128 i128;
 std::vector<simd_isa> paths() {
   std::vector<simd_isa> out;
   for (simd_isa i : {simd_isa::scalar, simd_isa::avx2, simd_isa::avx512})
-    if (keel::json::isa_supported(i)) out.push_back(i);
+    if (keel::isa_supported(i)) out.push_back(i);
   return out;
 }
 
@@ -161,6 +162,16 @@ TEST(MsgNumeric, IntegerMinMaxScale) {
         dot(std::span<const std::int64_t>(l2), std::span<const std::int64_t>(three), isa).code(),
         error_code::bad_value);
   }
+}
+
+// Run by ctest once per KEEL_MSG_ISA value (msg.env_isa_*): automatic follows the variable.
+TEST(MsgNumeric, EnvChoosesThePath) {
+  const char* env = std::getenv("KEEL_MSG_ISA");
+  if (env == nullptr) GTEST_SKIP() << "KEEL_MSG_ISA not set";
+  const simd_isa wanted = keel::parse_isa(env);
+  EXPECT_EQ(numeric_isa(), keel::isa_supported(wanted) ? wanted : keel::best_isa());
+  std::vector<double> a(100, 0.5);
+  EXPECT_EQ(*sum(std::span<const double>(a)), 50.0);
 }
 
 TEST(MsgNumeric, OnTypedArrayValues) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Numeric operations over the typed numeric arrays (int32, int64, float32, float64), vectorised:
-// AVX-512, AVX2 or scalar kernels written once and compiled per instruction set, the best one the
-// CPU has chosen at run time (or the one forced through `isa`).
+// AVX-512, AVX2 or SSE2 kernels written once and compiled per instruction set, chosen at run time
+// by the shared CPU dispatch (keel/cpu.h, KEEL_MSG_ISA) or forced through `isa`.
 //
 // Results:
 // - Integer sums and dots are exact: int32 and int64 sums and int32 dots are accumulated without
@@ -23,15 +23,15 @@
 #include <cstdint>
 #include <span>
 
-#include <keel/json/options.h>
-
+#include "keel/cpu.h"
 #include "keel/msg/error.h"
 
 namespace keel::msg {
 
-// The instruction set of the kernels: automatic (the best this CPU runs), scalar, avx2, avx512.
-using simd_isa = keel::json::isa;
-// The set `automatic` resolves to here; a forced set this CPU lacks is an error (bad_value).
+// The instruction set of the kernels (keel/cpu.h): automatic, scalar (SSE2), avx2, avx512.
+using simd_isa = keel::isa;
+// The set `automatic` resolves to: KEEL_MSG_ISA when it names a set this CPU runs, else the best
+// it has (read once). A forced set this CPU lacks is an error (bad_value).
 simd_isa numeric_isa() noexcept;
 
 result<std::int64_t> sum(std::span<const std::int32_t> a, simd_isa isa = simd_isa::automatic);
