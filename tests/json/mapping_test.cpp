@@ -52,7 +52,19 @@ struct item {
 };
 KEEL_FIELDS(item, name, count, price, active, paint, note, sizes, rgb, stock, lots, shape, extra)
 
+struct order {
+  std::uint64_t order_id = 0;
+  double unit_price = 0;
+};
+KEEL_FIELDS(order, order_id, unit_price)
+
 }  // namespace shop
+
+template <>
+struct keel::json::field_rename<shop::order> {
+  static constexpr std::pair<std::string_view, std::string_view> values[] = {
+      {"unit_price", "unit-price"}};
+};
 
 template <>
 struct keel::json::enum_names<shop::color> {
@@ -141,6 +153,17 @@ TEST(Mapping, ErrorsNameThePointer) {
   const mapping_error pe = from_json("{\"a\":", it);
   EXPECT_EQ(pe.code, error_code::unexpected_end);
   EXPECT_EQ(pe.to_string(), "1:6: unexpected end of input");
+}
+
+TEST(Mapping, RenamedFields) {
+  shop::order o;
+  ASSERT_FALSE(from_json(R"({"order_id":7,"unit-price":2.5})", o));
+  EXPECT_EQ(o.order_id, 7u);
+  EXPECT_EQ(o.unit_price, 2.5);
+  EXPECT_EQ(*to_json(o), R"({"order_id":7,"unit-price":2.5})");
+  const mapping_error e = from_json(R"({"order_id":7,"unit_price":2.5})", o);
+  EXPECT_EQ(e.code, error_code::missing_field);  // the C++ name is not a JSON key
+  EXPECT_EQ(e.pointer, "/unit-price");
 }
 
 TEST(Mapping, UnknownKeys) {

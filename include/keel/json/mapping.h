@@ -50,6 +50,28 @@ concept tagged = requires {
   { T::json_tag } -> std::convertible_to<std::string_view>;
 };
 
+// JSON names for some fields of T (the others keep their C++ names): specialise with
+//   template <> struct keel::json::field_rename<item> {
+//     static constexpr std::pair<std::string_view, std::string_view> values[] = {
+//         {"unit_price", "unit-price"}};  // {C++ field, JSON key}
+//   };
+template <class T>
+struct field_rename;
+
+// The JSON keys of T's fields: KEEL_FIELDS' names after field_rename<T>.
+template <class T>
+constexpr auto json_field_names() {
+  auto names = keel::field_names<T>();
+  if constexpr (requires { field_rename<T>::values; }) {
+    for (auto& n : names) {
+      for (const auto& [from, to] : field_rename<T>::values) {
+        if (n == from) n = to;
+      }
+    }
+  }
+  return names;
+}
+
 struct read_options {
   bool reject_unknown_keys = false;  // an object key no field has: unknown_key (else ignored)
   parse_options parse;               // from_json's parse of the text
@@ -247,7 +269,7 @@ class mapper {
   template <class T>
   bool read_fields(const value& v, T& out) {
     if (!v.is_object()) return fail(error_code::type_mismatch);
-    constexpr auto names = keel::field_names<T>();
+    constexpr auto names = json_field_names<T>();
     std::array<bool, names.size()> seen{};
     auto fields = keel::fields_of(out);
     // Each key is compared with the fields from the one after the last match on, so members in
@@ -355,7 +377,7 @@ class builder {
           v);
     } else if constexpr (keel::has_fields<T>) {
       check(out.set(empty_object));
-      constexpr auto names = keel::field_names<T>();
+      constexpr auto names = json_field_names<T>();
       std::size_t i = 0;
       std::apply(
           [&](const auto&... f) {
