@@ -25,7 +25,16 @@ void map::clear() noexcept {
   index_.clear();
 }
 
-void map::reserve(std::size_t n) { entries_.reserve(n); }
+void map::reserve(std::size_t n) {
+  entries_.reserve(n);
+  // Size the index for n entries now, so that adding them never rehashes.
+  if (n > kScanMax && index_.size() < n * 2) {
+    std::size_t cap = 32;
+    while (cap < n * 2) cap *= 2;
+    index_.assign(cap, 0);
+    for (std::size_t i = 0; i < entries_.size(); ++i) index_insert(i, hash_name(entries_[i].name));
+  }
+}
 
 std::size_t map::slot_of(std::string_view name, std::uint64_t h) const noexcept {
   const std::size_t mask = index_.size() - 1;
@@ -68,12 +77,10 @@ value* map::find(std::string_view name) noexcept {
 value& map::add(std::string_view name, value v) {
   entries_.push_back(entry{std::string(name), std::move(v)});
   const std::size_t n = entries_.size();
-  if (n > kScanMax) {
-    if (n * 2 > index_.size()) {
-      rebuild_index();
-    } else {
-      index_insert(n - 1, hash_name(name));
-    }
+  if (!index_.empty() && n * 2 <= index_.size()) {
+    index_insert(n - 1, hash_name(name));
+  } else if (n > kScanMax) {
+    rebuild_index();
   }
   return entries_.back().value;
 }
