@@ -2,6 +2,8 @@
 // keel::json::writer: picks the kernel set (write_kernels.h: the writer loop instantiated here
 // once per kernel set, with baseline flags) and keeps the output buffer; the out-of-line helpers
 // the kernels share.
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -11,6 +13,7 @@
 #include "json/write_kernels.h"
 #include "keel/json/mutable.h"
 #include "keel/json/writer.h"
+#include "keel/utf8.h"
 
 namespace keel::json {
 namespace detail {
@@ -80,6 +83,86 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
 }
 
 }  // namespace detail
+
+// ---- text_sink ----
+
+char* detail::text_sink::room(std::size_t n) {
+  if (cap_ - size_ < n + static_cast<std::size_t>(kWriteSlack)) grow_output(buf_, cap_, size_, n);
+  return buf_.get() + size_;
+}
+
+void detail::text_sink::put(std::string_view s) {
+  std::memcpy(room(s.size()), s.data(), s.size());
+  size_ += s.size();
+}
+
+bool detail::text_sink::string(std::string_view s) {
+  if (!keel::utf8_valid(s)) return false;
+  const std::size_t len = s.size();
+  char* p = room(len * 6 + 2);
+  char* const start = p;
+  const escape_extra x{o_.escape_slash, o_.escape_unicode};
+  const bool plain = !x.slash && !x.unicode;
+  *p++ = '"';
+  // Whole 16-byte blocks with the writer's block scan (never reading past the string: it has no
+  // slack after it), then the tail byte by byte.
+  std::size_t i = 0;
+  while (len - i >= wisa_sse2::kBlock) {
+    const auto m = plain ? wisa_sse2::copy_block<true>(s.data() + i, p, x)
+                         : wisa_sse2::copy_block<false>(s.data() + i, p, x);
+    if (m == 0) {
+      i += wisa_sse2::kBlock;
+      p += wisa_sse2::kBlock;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(std::countr_zero(m));
+    i += k;
+    p = escape(p + k, s.data(), len, i);
+  }
+  while (i < len) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const bool special =
+        c < 0x20 || c == '"' || c == '\\' || (x.slash && c == '/') || (x.unicode && c >= 0x80);
+    if (special) {
+      p = escape(p, s.data(), len, i);
+    } else {
+      *p++ = static_cast<char>(c);
+      ++i;
+    }
+  }
+  *p++ = '"';
+  size_ += static_cast<std::size_t>(p - start);
+  return true;
+}
+
+void detail::text_sink::integer(std::int64_t v) {
+  char* p = room(24);
+  size_ = static_cast<std::size_t>(write_i64(v, p) - buf_.get());
+}
+
+void detail::text_sink::unsigned_integer(std::uint64_t v) {
+  char* p = room(24);
+  size_ = static_cast<std::size_t>(write_u64(v, p) - buf_.get());
+}
+
+bool detail::text_sink::number(double v) {
+  if (std::isfinite(v)) {
+    char* p = room(32);
+    size_ = static_cast<std::size_t>(write_double(v, p) - buf_.get());
+    return true;
+  }
+  switch (o_.nonfinite) {
+    case nonfinite_policy::error:
+      return false;
+    case nonfinite_policy::null:
+      put("null");
+      return true;
+    case nonfinite_policy::literal:
+      put(v != v ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+      return true;
+  }
+  return false;
+}
 
 template <bool Mut>
 result<std::string_view> writer::write_nodes(const detail::node* root,

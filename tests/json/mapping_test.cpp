@@ -166,6 +166,39 @@ TEST(Mapping, RenamedFields) {
   EXPECT_EQ(e.pointer, "/unit-price");
 }
 
+// Minified text is written directly; it must equal what the writer makes of to_document().
+TEST(Mapping, DirectTextEqualsTheWriter) {
+  std::vector<std::string> strings = {
+      "",    "plain",     "q\"uote",  "back\\slash",
+      "a/b", "tab\there", "\x01\x1f", "caf\xc3\xa9 \xf0\x9f\x98\x80"};
+  for (std::size_t len : {15, 16, 17, 31, 32, 33, 70}) {
+    for (std::size_t pos = 0; pos < len; pos += 5) {
+      std::string x(len, 'x');
+      x[pos] = pos % 2 ? '"' : '\n';
+      strings.push_back(x);
+    }
+  }
+  std::map<std::string, std::vector<std::string>> m{{"k/\"", strings}};
+  for (const write_options o :
+       {write_options{}, write_options{.escape_unicode = true}, write_options{.escape_slash = true},
+        write_options{.escape_unicode = true, .escape_slash = true}}) {
+    auto direct = to_json(m, o);
+    auto via_document = write(to_document(m)->root(), o);
+    ASSERT_TRUE(direct.ok() && via_document.ok());
+    EXPECT_EQ(*direct, *via_document);
+  }
+  shop::item it;
+  ASSERT_FALSE(from_json(kItem, it));
+  EXPECT_EQ(*to_json(it), *write(to_document(it)->root()));
+  EXPECT_EQ(to_json(std::string("\xff")).code(), error_code::invalid_utf8);
+  EXPECT_EQ(to_document(std::string("\xff")).code(), error_code::invalid_utf8);
+  EXPECT_EQ(to_json(std::vector<double>{1.0, 0.0 / 0.0}).code(), error_code::nonfinite_number);
+  EXPECT_EQ(*to_json(std::vector<double>{1.0, 1.0 / 0.0}, {.nonfinite = nonfinite_policy::null}),
+            "[1.0,null]");
+  EXPECT_EQ(*to_json(std::vector<std::int64_t>{INT64_MIN, -1}), "[-9223372036854775808,-1]");
+  EXPECT_EQ(*to_json(std::vector<std::uint64_t>{UINT64_MAX}), "[18446744073709551615]");
+}
+
 TEST(Mapping, UnknownKeys) {
   shop::size s;
   EXPECT_FALSE(from_json(R"({"w":1,"h":2,"d":3})", s));  // ignored by default

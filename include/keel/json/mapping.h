@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -406,6 +407,109 @@ class builder {
   }
 };
 
+// The direct writer of minified text (to_json without `pretty`): the same output as writing the
+// document `builder` makes, without building it.
+class text_writer {
+ public:
+  explicit text_writer(const write_options& o) : out(o) {}
+  text_sink out;
+  error_code failed = error_code::ok;
+
+  template <class T>
+  void write(const T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      out.put(v ? std::string_view("true") : std::string_view("false"));
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      out.integer(static_cast<std::int64_t>(v));
+    } else if constexpr (std::is_integral_v<T>) {
+      out.unsigned_integer(static_cast<std::uint64_t>(v));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (!out.number(static_cast<double>(v))) fail(error_code::nonfinite_number);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      string(v);
+    } else if constexpr (named_enum<T>) {
+      for (const auto& [e, name] : enum_names<T>::values) {
+        if (e == v) return string(name);
+      }
+      fail(error_code::not_found);
+    } else if constexpr (std::is_same_v<T, mutable_document>) {
+      auto text = json::write(v.root());
+      if (!text) return fail(text.code());
+      out.put(*text);
+    } else if constexpr (is_optional<T>::value) {
+      if (v) {
+        write(*v);
+      } else {
+        out.put("null");
+      }
+    } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+      out.put('[');
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first) out.put(',');
+        first = false;
+        write(e);
+      }
+      out.put(']');
+    } else if constexpr (is_string_map<T>::value) {
+      out.put('{');
+      bool first = true;
+      for (const auto& [k, e] : v) {
+        if (!first) out.put(',');
+        first = false;
+        string(k);
+        out.put(':');
+        write(e);
+      }
+      out.put('}');
+    } else if constexpr (is_variant<T>::value) {
+      std::visit(
+          [&](const auto& alt) {
+            using A = std::remove_cvref_t<decltype(alt)>;
+            out.put('{');
+            string(std::string_view(A::json_tag));
+            out.put(':');
+            write(alt);
+            out.put('}');
+          },
+          v);
+    } else if constexpr (keel::has_fields<T>) {
+      constexpr auto names = json_field_names<T>();
+      out.put('{');
+      bool first = true;
+      std::size_t i = 0;
+      std::apply(
+          [&](const auto&... f) {
+            (
+                [&](const auto& field) {
+                  const std::string_view name = names[i++];
+                  if constexpr (is_optional<std::remove_cvref_t<decltype(field)>>::value) {
+                    if (!field) return;  // an empty optional leaves the member out
+                  }
+                  if (!first) out.put(',');
+                  first = false;
+                  string(name);
+                  out.put(':');
+                  write(field);
+                }(f),
+                ...);
+          },
+          keel::fields_of(v));
+      out.put('}');
+    } else {
+      static_assert(sizeof(T) == 0, "keel::json mapping: unsupported type");
+    }
+  }
+
+ private:
+  void string(std::string_view s) {
+    if (!out.string(s)) fail(error_code::invalid_utf8);
+  }
+  void fail(error_code c) {
+    if (failed == error_code::ok) failed = c;
+  }
+};
+
 }  // namespace detail
 
 // Reads v into out. On failure out may be partly assigned.
@@ -449,11 +553,22 @@ result<mutable_document> to_document(const T& v) {
   return d;
 }
 
+// Minified text is written directly; pretty text through to_document and the writer.
 template <class T>
 result<std::string> to_json(const T& v, const write_options& options = {}) {
-  auto d = to_document(v);
-  if (!d) return d.error();
-  return write(d->root(), options);
+  if (options.pretty) {
+    auto d = to_document(v);
+    if (!d) return d.error();
+    return write(d->root(), options);
+  }
+  try {
+    detail::text_writer w(options);
+    w.write(v);
+    if (w.failed != error_code::ok) return w.failed;
+    return w.out.take();
+  } catch (const std::bad_alloc&) {
+    return error_code::out_of_memory;
+  }
 }
 
 }  // namespace keel::json

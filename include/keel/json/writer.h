@@ -40,6 +40,30 @@ class writer {
   std::vector<const detail::node*> stack_;  // open containers
 };
 
+namespace detail {
+// Minified JSON text appended piece by piece with the writer's number and string code (struct
+// mapping writes through it, keel/json/mapping.h). Strings are checked to be valid UTF-8.
+class text_sink {
+ public:
+  explicit text_sink(const write_options& options) : o_(options) {}
+  void put(char c) { *room(1) = c, ++size_; }
+  void put(std::string_view s);
+  // A quoted, escaped string; false (nothing written) when it is not valid UTF-8.
+  bool string(std::string_view s);
+  void integer(std::int64_t v);
+  void unsigned_integer(std::uint64_t v);
+  // false for NaN/Infinity under nonfinite_policy::error.
+  bool number(double v);
+  std::string take() const { return std::string(buf_.get(), size_); }
+
+ private:
+  char* room(std::size_t n);  // n bytes (plus the writer's slack) free at the end
+  write_options o_;
+  std::unique_ptr<char[]> buf_;
+  std::size_t cap_ = 0, size_ = 0;
+};
+}  // namespace detail
+
 // Convenience: the text in a new string.
 result<std::string> write(const value& v, const write_options& options = {});
 result<std::string> write(const mutable_value& v, const write_options& options = {});
