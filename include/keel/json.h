@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // keel::json — a validating SIMD JSON parser (AVX-512 / AVX2 / scalar, chosen at run time), an
-// immutable compact DOM and a writer.
+// immutable compact DOM, mutable documents, JSON Patch / Merge Patch and a writer. NDJSON
+// (keel/json/ndjson.h) and struct mapping (keel/json/mapping.h) have their own headers.
 //
 //   keel::json::parser p;                      // reuse it: steady-state parses allocate nothing
 //   auto root = p.parse(text);                 // result<value>: check root.ok() / root.error()
@@ -12,7 +13,7 @@
 #include "keel/json/document.h"
 #include "keel/json/error.h"
 #include "keel/json/mutable.h"
-#include "keel/json/patch.h"
 #include "keel/json/options.h"
+#include "keel/json/patch.h"
 #include "keel/json/value.h"
 #include "keel/json/writer.h"
