@@ -33,10 +33,15 @@ struct parse_state {
   std::uint64_t* stack(std::size_t n) noexcept;  // room for n words
   char* scratch(std::size_t n) noexcept;         // room for n bytes
   void finish(std::size_t node_count, std::size_t string_bytes) noexcept;
+  void overlay_positions(node* area, std::size_t cap) noexcept;  // see nodes()
 };
 
-inline constexpr std::size_t kIndexSlack = 72;   // flatten() writes up to 64 past the count
-inline constexpr std::size_t kStringSlack = 80;  // string copies write whole 64-byte chunks
+inline constexpr std::size_t kIndexSlack = 72;  // flatten() writes up to 64 past the count
+// Inputs from this size on keep their structural positions in the node area's tail during stage
+// 2 (parse_state::nodes): one buffer less at the peak, for a pass over the positions and a copy.
+inline constexpr std::size_t kOverlayMinBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kOverlayMargin = 4096;  // bytes between the last node and the next
+inline constexpr std::size_t kStringSlack = 80;      // string copies write whole 64-byte chunks
 
 using kernel_fn = void (*)(parse_state&);
 void parse_scalar(parse_state& st);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The parser's peak memory on a big document: beside the input, a parse of an array of small
+// numbers needs the nodes (16 bytes a value) and little else; the structural positions (4 bytes
+// each, two per value here) share the node area instead of taking a buffer of their own.
+// Measured in a child process (its resident high-water mark, VmHWM).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <keel/json.h>
+
+namespace {
+
+long vm_hwm_kb() {
+  long kb = -1;
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atol(line + 6);
+    }
+    std::fclose(f);
+  }
+  return kb;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;  // shadow memory and quarantine change the resident set
+#else
+constexpr bool kSanitized = false;
+#endif
+
+}  // namespace
+
+TEST(JsonMemory, BigArrayPeakIsInputPlusNodes) {
+  if (kSanitized) GTEST_SKIP() << "resident-set figures are not meaningful under sanitizers";
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // 80 MiB of "[12345,678,...]": above the size from which positions share the node area.
+    std::string text;
+    text.reserve((std::size_t{80} << 20) + 16);
+    text.push_back('[');
+    std::uint64_t x = 88172645463325252ull;
+    while (text.size() < (std::size_t{80} << 20)) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      text += std::to_string(x % 100000);
+      text.push_back(',');
+    }
+    text.back() = ']';
+    const long before = vm_hwm_kb();
+    keel::json::parser p;
+    auto r = p.parse(text);
+    if (!r) _exit(2);
+    const std::size_t nodes = p.doc().node_count();
+    const long after = vm_hwm_kb();
+    // The nodes, plus 8 MiB for everything else; the positions alone would be 8 bytes a value.
+    const long allowed = static_cast<long>(nodes * 16 / 1024) + 8L * 1024;
+    std::fprintf(stderr, "values %zu: parse peak %ld KiB, nodes %zu KiB, allowed %ld KiB\n", nodes,
+                 after - before, nodes * 16 / 1024, allowed);
+    if (after - before > allowed) _exit(3);
+    // A parser reused after a big parse works (its position buffer was handed over).
+    auto again = p.parse(std::string_view("[1,[2,3],{\"a\":4}]"));
+    _exit(again && again->size() == 3 ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: parse failed; 3: peak over input + nodes; 4: reuse";
+}
