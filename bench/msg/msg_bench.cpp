@@ -5,11 +5,13 @@
 #include <keel/json.h>
 #include <keel/msg.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "harness/keel_bench.h"
@@ -270,6 +272,59 @@ void add_simd(keel::bench::suite& s, const std::string& label, std::size_t n) {
   }
 }
 
+// shared_message with 1 and 2 threads: per iteration every thread reads kReads values (a
+// snapshot and a lookup each) and thread 0 also publishes kUpdates updates of the ~1 KB message.
+void add_shared(keel::bench::suite& s, const md::dataset& data) {
+  constexpr int kReads = 20000, kUpdates = 10;
+  for (int threads : {1, 2}) {
+    s.add(
+        "shared/" + std::to_string(threads) + "t", "keel",
+        [data, threads](benchmark::State& st) {
+          km::shared_message shared(to_message(data));
+          std::atomic<std::uint64_t> go{0}, done{0};
+          std::atomic<bool> stop{false};
+          auto work = [&](bool writer) {
+            std::size_t found = 0;
+            for (int i = 0; i < kReads; ++i) {
+              if (writer && i % (kReads / kUpdates) == 0)
+                shared.update([i](km::message& m) { m.set("sequence", std::int64_t{i}); });
+              found += shared.snapshot()->contains(
+                  data.items[static_cast<std::size_t>(i) % data.items.size()].name);
+            }
+            benchmark::DoNotOptimize(found);
+          };
+          std::vector<std::thread> helpers;
+          for (int t = 1; t < threads; ++t) {
+            helpers.emplace_back([&] {
+              std::uint64_t seen = 0;
+              for (;;) {
+                std::uint64_t g;
+                while ((g = go.load(std::memory_order_acquire)) == seen &&
+                       !stop.load(std::memory_order_acquire)) {
+                }
+                if (stop.load(std::memory_order_acquire)) return;
+                seen = g;
+                work(false);
+                done.fetch_add(1, std::memory_order_acq_rel);
+              }
+            });
+          }
+          std::uint64_t round = 0;
+          for (auto _ : st) {
+            ++round;
+            go.store(round, std::memory_order_release);
+            work(true);
+            while (done.load(std::memory_order_acquire) <
+                   round * static_cast<std::uint64_t>(threads - 1)) {
+            }
+          }
+          stop.store(true, std::memory_order_release);
+          for (auto& h : helpers) h.join();
+        },
+        0, static_cast<std::uint64_t>(threads) * kReads);
+  }
+}
+
 }  // namespace
 
 KEEL_BENCH_SUITE(
@@ -277,6 +332,7 @@ KEEL_BENCH_SUITE(
     "typed messages: keel binary/MessagePack/CBOR vs msgpack-cxx, protobuf, cereal, nlohmann") {
   for (std::size_t n : {10, 100, 1000}) add_size(s, std::to_string(n), md::mixed(n));
   add_size(s, "1KB", md::one_kb());
+  add_shared(s, md::one_kb());
   add_simd(s, "4096", 4096);                      // 32 KiB: in cache
   if (!ctx.quick) add_simd(s, "16M", 16u << 20);  // 128 MiB: out of cache
   s.note(
