@@ -128,6 +128,7 @@ class sink {
   std::size_t offset() const noexcept { return static_cast<std::size_t>(p_ - base()); }
   std::uint8_t* at(std::size_t off) noexcept { return base() + off; }
   void put(const void* data, std::size_t n) {
+    if (n == 0) return;  // data may be null then (an empty vector's data())
     room(n);
     std::memcpy(p_, data, n);
     p_ += n;
