@@ -745,7 +745,8 @@ scheduler::lane_push scheduler::push_lane(task_node* const* ts, std::size_t n) n
 
 error_code scheduler::push_bulk(task_node* const* ts, std::size_t n, priority p) noexcept {
   if (n == 0) {
-    return state_.load(std::memory_order_acquire) == running ? error_code::ok : error_code::shut_down;
+    return state_.load(std::memory_order_acquire) == running ? error_code::ok
+                                                             : error_code::shut_down;
   }
   worker* w = current_worker();
   if (w && p == priority::normal && make_room(w->deque, n)) {
@@ -971,7 +972,9 @@ void wait_word(scheduler* s, std::atomic<std::uint32_t>& word, done_fn done, boo
 }
 int claim_slot(scheduler* s) noexcept { return s->claim_slot(); }
 void release_slot(scheduler* s, int slot) noexcept { s->release_slot(slot); }
-error_code push_slot(scheduler* s, int slot, task_node* t) noexcept { return s->push_slot(slot, t); }
+error_code push_slot(scheduler* s, int slot, task_node* t) noexcept {
+  return s->push_slot(slot, t);
+}
 void notify_waiters(scheduler* s) noexcept { s->notify_waiters(); }
 bool local_queue_empty(const scheduler* s, int slot) noexcept { return s->local_queue_empty(slot); }
 void report_detached_exception(scheduler* s, const std::exception_ptr& e) noexcept {

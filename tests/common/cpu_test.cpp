@@ -15,7 +15,8 @@ namespace {
 TEST(Cpu, KernelSetsFollowTheFeatures) {
   const keel::cpu_features& f = keel::cpu();
   EXPECT_TRUE(keel::isa_supported(keel::isa::scalar));
-  EXPECT_EQ(keel::isa_supported(keel::isa::avx2), f.avx2 && f.bmi1 && f.bmi2 && f.pclmul && f.popcnt);
+  EXPECT_EQ(keel::isa_supported(keel::isa::avx2),
+            f.avx2 && f.bmi1 && f.bmi2 && f.pclmul && f.popcnt);
   if (keel::isa_supported(keel::isa::avx512)) {
     EXPECT_TRUE(keel::isa_supported(keel::isa::avx2));
     EXPECT_TRUE(f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi2);

@@ -48,25 +48,25 @@ TEST(Utf8, TableBoundaries) {
   const std::pair<const char*, bool> cases[] = {
       {"", true},
       {"plain ascii", true},
-      {"\xC2\x80", true},            // U+0080
-      {"\xC1\xBF", false},           // overlong 2-byte
-      {"\xDF\xBF", true},            // U+07FF
-      {"\xE0\xA0\x80", true},        // U+0800
-      {"\xE0\x9F\xBF", false},       // overlong 3-byte
-      {"\xED\x9F\xBF", true},        // U+D7FF
-      {"\xED\xA0\x80", false},       // U+D800 surrogate
-      {"\xEE\x80\x80", true},        // U+E000
-      {"\xEF\xBF\xBF", true},        // U+FFFF
-      {"\xF0\x90\x80\x80", true},    // U+10000
-      {"\xF0\x8F\xBF\xBF", false},   // overlong 4-byte
-      {"\xF4\x8F\xBF\xBF", true},    // U+10FFFF
-      {"\xF4\x90\x80\x80", false},   // above U+10FFFF
-      {"\xF5\x80\x80\x80", false},   // lead byte F5
-      {"\x80", false},               // stray continuation
-      {"\xC2", false},               // truncated
-      {"\xE2\x82", false},           // truncated
-      {"\xC2\x41", false},           // missing continuation
-      {"\xE2\x82\xAC\xAC", false},   // extra continuation
+      {"\xC2\x80", true},           // U+0080
+      {"\xC1\xBF", false},          // overlong 2-byte
+      {"\xDF\xBF", true},           // U+07FF
+      {"\xE0\xA0\x80", true},       // U+0800
+      {"\xE0\x9F\xBF", false},      // overlong 3-byte
+      {"\xED\x9F\xBF", true},       // U+D7FF
+      {"\xED\xA0\x80", false},      // U+D800 surrogate
+      {"\xEE\x80\x80", true},       // U+E000
+      {"\xEF\xBF\xBF", true},       // U+FFFF
+      {"\xF0\x90\x80\x80", true},   // U+10000
+      {"\xF0\x8F\xBF\xBF", false},  // overlong 4-byte
+      {"\xF4\x8F\xBF\xBF", true},   // U+10FFFF
+      {"\xF4\x90\x80\x80", false},  // above U+10FFFF
+      {"\xF5\x80\x80\x80", false},  // lead byte F5
+      {"\x80", false},              // stray continuation
+      {"\xC2", false},              // truncated
+      {"\xE2\x82", false},          // truncated
+      {"\xC2\x41", false},          // missing continuation
+      {"\xE2\x82\xAC\xAC", false},  // extra continuation
   };
   for (const auto& [text, valid] : cases) {
     expect_all(text, valid);
@@ -80,8 +80,9 @@ TEST(Utf8, TableBoundaries) {
 
 TEST(Utf8, AgreesWithTheSequenceCheckerOnRandomInput) {
   std::mt19937 rng(12345);
-  const std::string pieces[] = {"a", "z", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80",
-                                "\xC3", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE0\x9F\xBF"};
+  const std::string pieces[] = {
+      "a",    "z",    "\xC3\xA9",     "\xE2\x82\xAC",     "\xF0\x9F\x98\x80",
+      "\x80", "\xC3", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE0\x9F\xBF"};
   for (int trial = 0; trial < 4000; ++trial) {
     std::string s;
     const int n = static_cast<int>(rng() % 200);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Cancellation tokens. A cancel_source owns the flag; tokens observe it. A task submitted with a
 // token is skipped if the token is cancelled before the task starts (its future then reports
-// error_code::cancelled once a thread reaches the task in its queue, not at cancel()); a running task
-// polls `token.cancelled()` to stop early (cooperative).
+// error_code::cancelled once a thread reaches the task in its queue, not at cancel()); a running
+// task polls `token.cancelled()` to stop early (cooperative).
 #pragma once
 
 #include <atomic>

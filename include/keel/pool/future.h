@@ -2,9 +2,9 @@
 // keel::pool::future<T>: the result of thread_pool::submit. Move-only, single consumer.
 //
 // get() waits, then returns the value, rethrows the task's exception, or throws exception with
-// error_code::cancelled (skipped before it started) or error_code::shut_down (rejected at submit). Waiting on
-// one of the pool's own workers runs other tasks meanwhile, so nested waits cannot deadlock;
-// other threads sleep until the result is ready.
+// error_code::cancelled (skipped before it started) or error_code::shut_down (rejected at submit).
+// Waiting on one of the pool's own workers runs other tasks meanwhile, so nested waits cannot
+// deadlock; other threads sleep until the result is ready.
 #pragma once
 
 #include <atomic>
@@ -133,8 +133,8 @@ class future {
     }
   }
 
-  // Waits, then: error_code::ok when the task ran (returned or threw), error_code::cancelled, error_code::shut_down,
-  // or error_code::no_state for an invalid future.
+  // Waits, then: error_code::ok when the task ran (returned or threw), error_code::cancelled,
+  // error_code::shut_down, or error_code::no_state for an invalid future.
   error_code status() const noexcept {
     if (!s_) {
       return err_;

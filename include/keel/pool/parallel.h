@@ -56,7 +56,8 @@ void lbs_run(task_group& g, std::size_t b, std::size_t e, std::size_t grain, F& 
       }
       if (may_split && group_access::local_queue_empty(g)) {
         const std::size_t mid = b + (e - b) / 2;
-        if (g.run([&g, mid, e, grain, &chunk] { lbs_run(g, mid, e, grain, chunk); }) == error_code::ok) {
+        if (g.run([&g, mid, e, grain, &chunk] { lbs_run(g, mid, e, grain, chunk); }) ==
+            error_code::ok) {
           e = mid;
           continue;
         }

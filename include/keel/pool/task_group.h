@@ -145,8 +145,8 @@ class task_group {
     }
   }
 
-  // Queues f as a task of this group. error_code::shut_down when the pool refuses it (f is not run).
-  // With 2^31 - 1 tasks of the group outstanding, f runs inline on the calling thread.
+  // Queues f as a task of this group. error_code::shut_down when the pool refuses it (f is not
+  // run). With 2^31 - 1 tasks of the group outstanding, f runs inline on the calling thread.
   template <class F>
   error_code run(F&& f) {
     if ((g_.pending.load(std::memory_order_relaxed) & ~detail::kWaiterBit) >= kMaxPending) {

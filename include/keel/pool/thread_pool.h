@@ -194,8 +194,8 @@ class thread_pool {
   void resume() noexcept;
   bool paused() const noexcept;
 
-  // See the header comment. Both return error_code::would_deadlock on a worker of this pool; calling
-  // them again (or after each other) is harmless.
+  // See the header comment. Both return error_code::would_deadlock on a worker of this pool;
+  // calling them again (or after each other) is harmless.
   error_code shutdown() noexcept;
   error_code shutdown_now() noexcept;
 

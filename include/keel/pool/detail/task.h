@@ -97,8 +97,8 @@ inline bool take_token_cancelled(task_node* t) noexcept {
   return c;
 }
 
-// Queues one task (or `n` tasks) at priority `p`. On error_code::shut_down nothing was queued and the
-// caller still owns the nodes.
+// Queues one task (or `n` tasks) at priority `p`. On error_code::shut_down nothing was queued and
+// the caller still owns the nodes.
 error_code push(scheduler* s, task_node* t, priority p) noexcept;
 error_code push_bulk(scheduler* s, task_node* const* ts, std::size_t n, priority p) noexcept;
 
@@ -117,8 +117,8 @@ void notify_waiters(scheduler* s) noexcept;
 
 // External slots: a thread outside the pool that runs a burst of tasks (a task_group's owner)
 // borrows a deque of the pool for it, so its pushes cost what a worker's do and workers steal from
-// it. claim_slot returns -1 when all are taken; push_slot returns error_code::shut_down once the pool
-// refuses outside work; the slot's deque must be empty when it is released.
+// it. claim_slot returns -1 when all are taken; push_slot returns error_code::shut_down once the
+// pool refuses outside work; the slot's deque must be empty when it is released.
 int claim_slot(scheduler* s) noexcept;
 void release_slot(scheduler* s, int slot) noexcept;
 error_code push_slot(scheduler* s, int slot, task_node* t) noexcept;
