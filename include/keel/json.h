@@ -14,6 +14,7 @@
 #include "keel/json/error.h"
 #include "keel/json/mutable.h"
 #include "keel/json/options.h"
+#include "keel/json/parser.h"
 #include "keel/json/patch.h"
 #include "keel/json/value.h"
 #include "keel/json/writer.h"

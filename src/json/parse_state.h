@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "keel/json/document.h"
+#include "keel/json/parser.h"
 
 namespace keel::json::detail {
 

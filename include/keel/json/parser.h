@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// keel::json::parser, the reusable parser, and the one-shot parse() into a new document.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "keel/json/document.h"
+#include "keel/json/error.h"
+#include "keel/json/options.h"
+#include "keel/json/value.h"
+
+namespace keel::json {
+
+// A parser keeps its scratch buffers (and its own document) between parses: parsing documents of
+// similar sizes into a reused parser allocates nothing. Not thread-safe; one per thread.
+class parser {
+ public:
+  explicit parser(const parse_options& options = {}) : options_(options) {}
+  parser(parser&&) noexcept = default;
+  parser& operator=(parser&&) noexcept = default;
+  ~parser();
+
+  parse_options& options() noexcept { return options_; }
+
+  // Parses into the parser's own document; the value is valid until the next parse.
+  result<value> parse(const void* data, std::size_t size) noexcept;
+  result<value> parse(std::string_view text) noexcept { return parse(text.data(), text.size()); }
+  // Parses into `doc`, reusing its storage.
+  error parse_into(document& doc, const void* data, std::size_t size) noexcept;
+  // The parser's own document (after parse()).
+  const document& doc() const noexcept { return doc_; }
+  // Bytes of input the last successful parse consumed (the whole input unless stop_after_first).
+  std::size_t consumed() const noexcept { return consumed_; }
+  // The kernel set the last parse used.
+  json::isa last_isa() const noexcept { return last_isa_; }
+
+ private:
+  parse_options options_;
+  document doc_;
+  std::unique_ptr<std::uint32_t[]> indices_;
+  std::size_t index_capacity_ = 0;
+  std::unique_ptr<std::uint64_t[]> stack_;
+  std::size_t stack_capacity_ = 0;
+  std::unique_ptr<char[]> scratch_;  // comment stripping, a copy of the final token
+  std::size_t scratch_capacity_ = 0;
+  std::string comment_copy_;  // the input with comments blanked (allow_comments)
+  std::size_t consumed_ = 0;
+  json::isa last_isa_ = json::isa::automatic;
+  friend struct detail::parse_state;
+};
+
+// One-shot parse into a new document.
+result<document> parse(std::string_view text, const parse_options& options = {}) noexcept;
+
+}  // namespace keel::json
