@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // keel bench bincode: keel::bincode against memcpy (POD vectors) and against the Rust crates
-// (bincode 1.3.3 and 2.0.1, timed by compat/src/bench.rs, built --release, run as an external
-// measurement). The data shapes match compat/src/bench.rs exactly.
+// (bincode 1.3.3 and 2.0.1, timed by tests/bincode/oracle/src/bench.rs, built --release, run as an
+// external measurement). The data shapes match tests/bincode/oracle/src/bench.rs exactly.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,7 +28,8 @@ std::string size_label(std::size_t n) {
                          : std::to_string(n) + "B";
 }
 
-// The trade-like record (compat/src/lib.rs Trade; bench_trade(i) there builds the same values).
+// The trade-like record (tests/bincode/oracle/src/lib.rs Trade; bench_trade(i) there builds the
+// same values).
 enum class side : std::uint8_t { buy, sell };
 KEEL_BINCODE_ENUM(side, 2)
 struct fill {

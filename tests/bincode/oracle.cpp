@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The C++ half of the bincode oracle (compat/ is the Rust half; format in compat/src/main.rs).
+// The C++ half of the bincode oracle (oracle/ is the Rust half; format in oracle/src/main.rs).
 //   bincode_oracle check FILE   every Rust-made vector: decode, compare the value's text, re-encode
 //                               byte for byte; decode-only cases: accept/reject exactly as Rust did
 //   bincode_oracle emit FILE    random values encoded by keel, for `keel_bincode_oracle check`

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The oracle's types in C++ — the mirror of compat/src/lib.rs — with the same canonical text
+// The oracle's types in C++ — the mirror of oracle/src/lib.rs — with the same canonical text
 // form (Show) and a random value generator.
 #pragma once
 
