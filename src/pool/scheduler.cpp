@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pool/options.h"
+#include "pool/env_options.h"
 #include "pool/os.h"
 
 namespace keel::pool::detail {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "pool/options.h"
+#include "pool/env_options.h"
 #include "pool/os.h"
 #include "pool/scheduler.h"
 

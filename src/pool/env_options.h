@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internal: the KEEL_POOL_* environment variables, read once (options.cpp is the only reader).
+// Internal: the KEEL_POOL_* environment variables, read once (env_options.cpp is the only reader).
+// (Pool configuration passed by the user is keel/pool/options.h.)
 #pragma once
 
 #include <cstddef>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Every KEEL_POOL_* variable (rows of the options table, src/common/options.h), parsed once on
 // first use.
-#include "pool/options.h"
+#include "pool/env_options.h"
 
 #include <cstdlib>
-
 #include <cstring>
+
 #include "common/options.h"
 
 namespace keel::pool::detail {
