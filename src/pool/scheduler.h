@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Internal: the scheduler behind thread_pool — workers, their deques, the shared queues, the
-// sleep/wake protocol and shutdown. docs/pool.md describes the design.
+// sleep/wake protocol and shutdown. docs/pool.md describes the design. Its code is in
+// worker_loop.cpp (search, steal, run, sleep and wake), wait.cpp (waits for a future or a group),
+// submit.cpp (pushes) and lifecycle.cpp (start, idle, pause, shutdown, statistics).
 #pragma once
 
 #include <atomic>
@@ -27,6 +29,19 @@ struct alignas(64) counters {
 inline void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) noexcept {
   c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_release);
 }
+
+// Spinning: one `pause` between looks for work (about 50 ns on current x86); every kClockEvery
+// looks the clock is read and the spinner calls sched_yield, so that a thread sharing its core
+// (the submitter, when there are more runnable threads than cores) gets to run.
+inline constexpr unsigned kClockEvery = 128;
+// A spin lasts spin_ns_ of wall time and at least this many looks: on a loaded machine a spinner
+// that was preempted for most of its wall-time budget would otherwise park at once.
+inline constexpr unsigned kMinSpinRounds = 1024;
+
+// Room for n more pushes onto a deque this thread owns; false when there is no memory for a larger
+// ring (the caller then takes or pushes fewer tasks, or uses the shared queue). Out of line, as
+// it was before the scheduler was split into several files (worker_loop.cpp).
+bool make_room(ws_deque& d, std::size_t n) noexcept;
 
 class scheduler;
 
@@ -62,6 +77,18 @@ struct sleeper {
   parker* park;
   worker* w;  // the worker, or nullptr for a thread outside the pool
 };
+
+// Takes p off a sleep list; false when it was not on it (a waker took it off).
+inline bool erase_parker(std::vector<sleeper>& list, const parker* p) noexcept {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].park == p) {
+      list[i] = list.back();
+      list.pop_back();
+      return true;
+    }
+  }
+  return false;
+}
 
 // The worker running on this thread (of whichever pool), or nullptr.
 inline thread_local worker* tls_worker = nullptr;
