@@ -13,23 +13,33 @@ endfunction()
 
 # keel_add_component(<name> SOURCES ... [PUBLIC_LIBS ...] [PRIVATE_LIBS ...] [REQUIRES comp...]
 #                    [PC_LIBS flags...])
+# keel_add_component(<name> HEADER_ONLY REQUIRES comp...)
 # Creates library keel_<name> (alias keel::<name>, exported as keel::<name>), public headers from
-# include/keel/<name>/ and include/keel/<name>.h, an export set and keel-<name>.pc.
+# include/keel/<name>/ and include/keel/<name>.h, an export set and keel-<name>.pc. A HEADER_ONLY
+# component is an interface target: its headers and the components it requires, no library file.
 function(keel_add_component name)
-  cmake_parse_arguments(arg "" "" "SOURCES;PUBLIC_LIBS;PRIVATE_LIBS;REQUIRES;PC_LIBS" ${ARGN})
+  cmake_parse_arguments(arg "HEADER_ONLY" "" "SOURCES;PUBLIC_LIBS;PRIVATE_LIBS;REQUIRES;PC_LIBS" ${ARGN})
   set(target keel_${name})
-  add_library(${target} ${arg_SOURCES})
+  if(arg_HEADER_ONLY)
+    add_library(${target} INTERFACE)
+    set(scope INTERFACE)
+  else()
+    add_library(${target} ${arg_SOURCES})
+    set(scope PUBLIC)
+    set_target_properties(${target} PROPERTIES OUTPUT_NAME keel_${name})
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(${target} PRIVATE ${arg_PRIVATE_LIBS})
+    keel_warnings(${target})
+  endif()
   add_library(keel::${name} ALIAS ${target})
-  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name} OUTPUT_NAME keel_${name})
-  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  target_compile_features(${target} ${scope} cxx_std_20)
   target_include_directories(${target}
-    PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-    PRIVATE ${PROJECT_SOURCE_DIR}/src)
+    ${scope} $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   foreach(req IN LISTS arg_REQUIRES)
-    target_link_libraries(${target} PUBLIC keel::${req})
+    target_link_libraries(${target} ${scope} keel::${req})
   endforeach()
-  target_link_libraries(${target} PUBLIC ${arg_PUBLIC_LIBS} PRIVATE ${arg_PRIVATE_LIBS})
-  keel_warnings(${target})
+  target_link_libraries(${target} ${scope} ${arg_PUBLIC_LIBS})
 
   install(TARGETS ${target} EXPORT keel_${name}_targets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -45,6 +55,11 @@ function(keel_add_component name)
   list(TRANSFORM arg_REQUIRES PREPEND "keel-" OUTPUT_VARIABLE pc_requires)
   list(JOIN pc_requires " " KEEL_PC_REQUIRES)
   set(KEEL_PC_LIBS_PRIVATE "${arg_PC_LIBS}")
+  if(arg_HEADER_ONLY)
+    set(KEEL_PC_LIBS "")
+  else()
+    set(KEEL_PC_LIBS "-L\${libdir} -lkeel_${name}")
+  endif()
   set(pc_dir ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig)
   file(RELATIVE_PATH KEEL_PC_TO_PREFIX ${pc_dir} ${CMAKE_INSTALL_PREFIX})
   file(RELATIVE_PATH KEEL_PC_TO_LIBDIR ${pc_dir} ${CMAKE_INSTALL_FULL_LIBDIR})
@@ -56,7 +71,9 @@ function(keel_add_component name)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/keel-${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
   set_property(GLOBAL APPEND PROPERTY KEEL_COMPONENT_LIST ${name})
-  set_property(GLOBAL APPEND PROPERTY KEEL_COMPONENT_DEPS "${name}:${arg_REQUIRES}")
+  # One entry per component, "<name>:<required>:<required>..." (read by keelConfig.cmake).
+  list(JOIN arg_REQUIRES ":" requires)
+  set_property(GLOBAL APPEND PROPERTY KEEL_COMPONENT_DEPS "${name}:${requires}")
 endfunction()
 
 # The package configuration: one file that loads the requested components' export sets.

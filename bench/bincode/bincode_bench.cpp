@@ -16,6 +16,7 @@
 
 #include "harness/keel_bench.h"
 #include "keel/bincode.h"
+#include "keel/bincode/batch.h"
 #include "keel/pool.h"
 
 namespace kb = keel::bincode;

@@ -5,15 +5,15 @@
 //   namespace kb = keel::bincode;
 //   struct trade { std::uint64_t id; std::string symbol; std::optional<double> px; };
 //   kb::buffer out;
-//   kb::encode(t, out, kb::standard());                 // what Rust's encode_to_vec(t, standard())
-//   gives auto back = kb::decode<trade>(out, kb::standard());  // kb::result<trade>: ok() / error()
+//   kb::encode(t, out, kb::standard());  // the bytes of Rust's encode_to_vec(t, standard())
+//   auto back = kb::decode<trade>(out, kb::standard());  // kb::result<trade>: ok() / error()
 //
 // Format: docs/bincode.md. Headers: config.h (presets), error.h (errors as values), codec.h
 // (type mapping), reflect.h (KEEL_BINCODE_FIELDS / KEEL_BINCODE_ENUM), encode.h, decode.h,
-// buffer.h (non-zero-filling byte vector), batch.h (parallel batches).
+// buffer.h (non-zero-filling byte vector). Parallel batches are not in this umbrella (it does not
+// pull in the thread pool): include keel/bincode/batch.h and link keel::bincode_batch.
 #pragma once
 
-#include "keel/bincode/batch.h"
 #include "keel/bincode/buffer.h"
 #include "keel/bincode/codec.h"
 #include "keel/bincode/config.h"

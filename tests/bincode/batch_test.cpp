@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "keel/bincode.h"
+#include "keel/bincode/batch.h"
 #include "keel/pool.h"
 
 namespace kb = keel::bincode;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "keel/bincode.h"
+#include "keel/bincode/batch.h"
 
 namespace kb = keel::bincode;
 using bytes = std::vector<std::uint8_t>;

@@ -12,6 +12,9 @@
 //
 // Every function returns a batch_status: ok(), or the lowest failing index and its error (the
 // error's offset is relative to that value's bytes).
+//
+// Not part of the keel/bincode.h umbrella: include this header and link keel::bincode_batch (which
+// brings keel::pool).
 #pragma once
 
 #include <atomic>

@@ -7,6 +7,7 @@ int use_json();
 int use_alloc();
 int use_pool();
 int use_bincode();
+int use_bincode_batch();
 int use_msg();
 
 int main() {
@@ -26,6 +27,9 @@ int main() {
 #endif
 #ifdef KEEL_CONSUMER_BINCODE
   failures += use_bincode(), ++used;
+#endif
+#ifdef KEEL_CONSUMER_BINCODE_BATCH
+  failures += use_bincode_batch(), ++used;
 #endif
 #ifdef KEEL_CONSUMER_MSG
   failures += use_msg(), ++used;

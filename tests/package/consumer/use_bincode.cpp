@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A tiny real use of the installed keel::bincode: a struct encoded as Rust's bincode 2 standard()
-// would, decoded back, and a batch on a keel::pool.
+// would, and decoded back.
 #include <keel/bincode.h>
-#include <keel/pool.h>
 
 #include <cstdio>
 
@@ -26,13 +25,5 @@ int use_bincode() {
     return 1;
   }
   auto back = kb::decode<point>(*bytes, kb::standard());
-  if (!back || !(*back == p)) return 1;
-
-  keel::pool::thread_pool pool(1);
-  std::vector<point> many(100, p);
-  kb::buffer out;
-  std::vector<std::size_t> offsets;
-  if (!kb::encode_batch(pool, std::span<const point>(many), out, offsets, kb::standard()).ok())
-    return 1;
-  return out.size() == 100 * want.size() ? 0 : 1;
+  return back && *back == p ? 0 : 1;
 }
