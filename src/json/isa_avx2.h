@@ -8,12 +8,10 @@
 #include <cstdint>
 
 #include "common/simd_avx2.h"
-#include "keel/json/options.h"
 
 namespace keel::json::detail {
 
 struct isa_avx2 : keel::detail::simd_avx2 {
-  static constexpr json::isa id = json::isa::avx2;
   struct block {
     __m256i lo, hi;
   };
@@ -35,12 +33,6 @@ struct isa_avx2 : keel::detail::simd_avx2 {
                 _mm256_cmpeq_epi8(_mm256_min_epu8(b.hi, k), b.hi));
   }
   static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
-  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
-    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
-    const __m256i s = _mm256_set1_epi8(0x20);
-    return bits(_mm256_cmpeq_epi8(_mm256_or_si256(b.lo, s), k),
-                _mm256_cmpeq_epi8(_mm256_or_si256(b.hi, s), k));
-  }
   // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {

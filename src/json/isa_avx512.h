@@ -10,12 +10,10 @@
 #include <cstdint>
 
 #include "common/simd_avx512.h"
-#include "keel/json/options.h"
 
 namespace keel::json::detail {
 
 struct isa_avx512 : keel::detail::simd_avx512 {
-  static constexpr json::isa id = json::isa::avx512;
   struct block {
     __m512i v;
   };
@@ -27,10 +25,6 @@ struct isa_avx512 : keel::detail::simd_avx512 {
     return _mm512_cmple_epu8_mask(b.v, _mm512_set1_epi8(0x1f));
   }
   static std::uint64_t high(const block& b) noexcept { return _mm512_movepi8_mask(b.v); }
-  static std::uint64_t eq_or20(const block& b, std::uint8_t c) noexcept {
-    return _mm512_cmpeq_epi8_mask(_mm512_or_si512(b.v, _mm512_set1_epi8(0x20)),
-                                  _mm512_set1_epi8(static_cast<char>(c)));
-  }
   // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {

@@ -6,12 +6,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "keel/json/options.h"
-
 namespace keel::json::detail {
 
 struct isa_scalar {
-  static constexpr json::isa id = json::isa::scalar;
   struct block {
     std::uint64_t w[8];
   };

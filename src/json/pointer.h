@@ -17,8 +17,6 @@ namespace keel::json::detail {
 class pointer_tokens {
  public:
   explicit pointer_tokens(std::string_view pointer) noexcept : p_(pointer) {}
-  // True when the pointer is syntactically a pointer ("" or starting with '/').
-  bool well_formed() const noexcept { return p_.empty() || p_[0] == '/'; }
   bool next();
   // True after next() returned the last token.
   bool last() const noexcept { return pos_ > p_.size(); }
