@@ -31,12 +31,19 @@ struct record {
 };
 
 struct context {
+  // The measurement defaults, the one definition `keel bench` uses too (docs/bench.md): 15
+  // interleaved rounds of at least 0.2 s per measurement; --quick: 5 rounds of at least 0.03 s.
+  static constexpr int kDefaultRounds = 15;
+  static constexpr double kDefaultMinTime = 0.2;
+  static constexpr int kQuickRounds = 5;
+  static constexpr double kQuickMinTime = 0.03;
+
   bool quick = false;
   std::filesystem::path corpus;  // the shared corpus (KEEL_CORPUS or ../shared/corpus)
   std::filesystem::path self;    // the running keel executable, for suites that spawn processes
-  int rounds = 9;                // interleaved rounds for in-process measurements
-  double min_time_s = 0.1;       // Google Benchmark's minimum time per measurement
-  std::string filter;            // ECMAScript regex (--filter): run only the cases it matches
+  int rounds = kDefaultRounds;   // interleaved rounds for in-process measurements
+  double min_time_s = kDefaultMinTime;  // Google Benchmark's minimum time per measurement
+  std::string filter;  // ECMAScript regex (--filter): run only the cases it matches
 
   // Whether the case named `case_name` is to run (no filter: every case). External suites call it
   // to skip the cases the filter leaves out.

@@ -11,6 +11,8 @@
 #include <memory>
 #include <regex>
 #include <set>
+#include <sstream>
+#include <string>
 
 #include "commands.h"
 #include "common/options.h"
@@ -114,8 +116,12 @@ int run_bench(const bench_options& o) {
   } else if (std::error_code ec; !std::filesystem::is_directory(ctx.corpus, ec)) {
     std::fprintf(stderr, "keel bench: corpus %s is not a directory\n", ctx.corpus.c_str());
   }
-  ctx.rounds = o.rounds > 0 ? o.rounds : (o.quick ? 5 : 15);
-  ctx.min_time_s = o.min_time > 0 ? o.min_time : (o.quick ? 0.03 : 0.2);
+  if (o.quick) {
+    ctx.rounds = bench::context::kQuickRounds;
+    ctx.min_time_s = bench::context::kQuickMinTime;
+  }
+  if (o.rounds > 0) ctx.rounds = o.rounds;
+  if (o.min_time > 0) ctx.min_time_s = o.min_time;
   ctx.filter = o.filter;
   try {
     std::regex check(o.filter);
@@ -188,10 +194,16 @@ void add_bench_command(CLI::App& app) {
       ->type_name("FILE");
   cmd->add_option("--html", opts->html_path, "Write a self-contained HTML report to FILE")
       ->type_name("FILE");
-  cmd->add_option("--rounds", opts->rounds, "Interleaved rounds per measurement")
+  using defaults = bench::context;
+  cmd->add_option("--rounds", opts->rounds,
+                  "Interleaved rounds per measurement (default " +
+                      std::to_string(defaults::kDefaultRounds) + ", --quick " +
+                      std::to_string(defaults::kQuickRounds) + ")")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--min-time", opts->min_time, "Minimum seconds per measurement")
-      ->check(CLI::Range(0.0, 60.0));
+  std::ostringstream min_time_help;
+  min_time_help << "Minimum seconds per measurement (default " << defaults::kDefaultMinTime
+                << ", --quick " << defaults::kQuickMinTime << ")";
+  cmd->add_option("--min-time", opts->min_time, min_time_help.str())->check(CLI::Range(0.0, 60.0));
   cmd->add_option("--filter", opts->filter,
                   "Run only cases whose name matches this regex (none matching: exit status 2)")
       ->type_name("REGEX");
