@@ -32,6 +32,7 @@
 #include "keel/json/document.h"
 #include "keel/json/error.h"
 #include "keel/json/mutable.h"
+#include "keel/json/parser.h"
 #include "keel/json/value.h"
 #include "keel/json/writer.h"
 

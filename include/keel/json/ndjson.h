@@ -23,6 +23,7 @@
 #include "keel/json/document.h"
 #include "keel/json/error.h"
 #include "keel/json/options.h"
+#include "keel/json/parser.h"
 #include "keel/json/value.h"
 #include "keel/pool/thread_pool.h"
 
