@@ -38,7 +38,8 @@ TEST(ErrorShape, FailedJsonResultThrowsOnEveryValueAccessor) {
   EXPECT_THROW((void)r.value(), kj::exception);
   EXPECT_THROW((void)*r, kj::exception);
   EXPECT_THROW((void)r->is_null(), kj::exception);
-  EXPECT_THROW((void)std::move(r).value(), kj::exception);
+  auto copy = r;
+  EXPECT_THROW((void)std::move(copy).value(), kj::exception);
   try {
     (void)r->at_pointer("/a/0");
     FAIL() << "operator-> on a failed result must throw";
