@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// The check shared by the MessagePack and CBOR fuzz targets: the reader must never crash or
+// over-allocate; whatever value it accepts writes back to bytes that read back to an equal value,
+// and writing that again gives the same bytes; reading the input as a message must agree with
+// reading it as a value.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <keel/msg.h>
+
+namespace keel::fuzz {
+
+inline void check(bool cond) {
+  if (!cond) std::abort();
+}
+
+inline keel::msg::bytes_view view_of(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+// value_from(bytes, opts), from(bytes, opts), write(value, std::string&), to(message): one form.
+template <class ValueFrom, class From, class Write, class To>
+int check_codec(const std::uint8_t* data, std::size_t size, ValueFrom value_from, From from,
+                Write write, To to) {
+  keel::msg::read_options opts;
+  opts.max_depth = 64;
+  const keel::msg::bytes_view in(data, size);
+  auto v = value_from(in, opts);
+  auto m = from(in, opts);
+  if (!v.ok()) {
+    check(v.error().offset <= size);
+    check(!m.ok() && m.code() == v.code() && m.error().offset == v.error().offset);
+    return 0;
+  }
+  std::string out;
+  write(*v, out);
+  auto back = value_from(view_of(out), opts);
+  check(back.ok() && *back == *v);
+  std::string again;
+  write(*back, again);
+  check(again == out);
+  if (m.ok()) {
+    std::string mo = to(*m);
+    auto mb = from(view_of(mo), opts);
+    check(mb.ok() && *mb == *m);
+  }
+  return 0;
+}
+
+}  // namespace keel::fuzz
