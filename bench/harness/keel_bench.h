@@ -20,7 +20,7 @@ namespace keel::bench {
 
 struct record {
   std::string component;
-  std::string case_name;    // e.g. "parse/twitter.json"
+  std::string case_name;    // e.g. "parse/avx2/twitter.json"
   std::string impl;         // "keel" or the peer's name, lower case
   double median_ns = 0;     // per iteration (one operation, as the case defines it)
   std::uint64_t bytes = 0;  // bytes processed per iteration (0: not a bandwidth case)

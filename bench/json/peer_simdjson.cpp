@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// simdjson (Debian libsimdjson-dev): the DOM API with one reused dom::parser. simdjson needs
-// SIMDJSON_PADDING readable bytes after the input: each document is copied once, outside the
-// timing, into a padded buffer and parsed from there. No DOM writer is measured for simdjson.
+// simdjson 4.6.1, the run-time dispatch build (bench/peers): the DOM API with one reused
+// dom::parser whose kernel set (icelake, haswell, westmere, fallback) is chosen through simdjson's
+// implementation API. A dom::parser keeps the implementation it was first allocated with, so the
+// active implementation is switched only around that allocation. simdjson needs SIMDJSON_PADDING
+// readable bytes after the input: each document is copied once, outside the timing, into a padded
+// buffer and parsed from there. No DOM writer is measured for simdjson.
 #include <simdjson.h>
 
-#include <cstring>
 #include <map>
 #include <new>
 
@@ -15,8 +17,13 @@ namespace {
 
 class simdjson_peer final : public peer {
  public:
-  explicit simdjson_peer(std::size_t max_input) {
-    if (parser_.allocate(max_input) != simdjson::SUCCESS) throw std::bad_alloc();
+  simdjson_peer(std::size_t max_input, const simdjson::implementation* kernel) {
+    auto& active = simdjson::get_active_implementation();
+    const simdjson::implementation* before = active;
+    active = kernel;
+    const auto err = parser_.allocate(max_input);
+    active = before;
+    if (err != simdjson::SUCCESS) throw std::bad_alloc();
   }
 
   bool parse(const std::string& text) override {
@@ -35,8 +42,10 @@ class simdjson_peer final : public peer {
 
 }  // namespace
 
-std::unique_ptr<peer> make_simdjson(std::size_t max_input) {
-  return std::make_unique<simdjson_peer>(max_input);
+std::unique_ptr<peer> make_simdjson(std::size_t max_input, const char* kernel) {
+  const simdjson::implementation* impl = simdjson::get_available_implementations()[kernel];
+  if (!impl || !impl->supported_by_runtime_system()) return nullptr;
+  return std::make_unique<simdjson_peer>(max_input, impl);
 }
 
 }  // namespace keel::bench::json_peers

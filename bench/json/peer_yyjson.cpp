@@ -55,4 +55,6 @@ std::unique_ptr<peer> make_yyjson(std::size_t max_input) {
   return std::make_unique<yyjson_peer>(max_input);
 }
 
+const char* yyjson_version() { return YYJSON_VERSION_STRING; }
+
 }  // namespace keel::bench::json_peers

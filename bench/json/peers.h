@@ -32,9 +32,12 @@ class ndjson_peer {
 };
 
 std::unique_ptr<peer> make_yyjson(std::size_t max_input);
-std::unique_ptr<peer> make_simdjson(std::size_t max_input);
+const char* yyjson_version();
+// simdjson 4.6.1's DOM parser on one of its kernel sets ("icelake", "haswell", "fallback", ...);
+// nullptr when this CPU cannot run it (peer_simdjson.cpp, the run-time dispatch build).
+std::unique_ptr<peer> make_simdjson(std::size_t max_input, const char* kernel);
 std::unique_ptr<peer> make_rapidjson(std::size_t max_input);
-// simdjson 4.6.1's dom::parser::parse_many (peer_simdjson4.cpp).
+// simdjson 4.6.1's dom::parser::parse_many (peer_simdjson4.cpp, built for this CPU).
 std::unique_ptr<ndjson_peer> make_simdjson_parse_many();
 const char* simdjson4_version();
 

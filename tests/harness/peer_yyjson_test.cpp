@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The yyjson peer, built by cargo from the yyjson-sys crate, links and works from C++.
+// The yyjson peer (0.12.0, built from ../shared/peers) links and works from C++.
 #include <gtest/gtest.h>
 #include <yyjson.h>
 

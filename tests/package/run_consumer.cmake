@@ -100,7 +100,7 @@ if(EXISTS ${driver} AND EXISTS ${WORK}/moved/bin/keel)
     message(FATAL_ERROR "the installed keel bench alloc failed (${rc}):\n${out}\n${err}")
   endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=KEEL_CORPUS
-                          ${WORK}/moved/bin/keel bench json --quick --filter "^parse/twitter.json$"
+                          ${WORK}/moved/bin/keel bench json --quick --filter "^parse/scalar/twitter.json$"
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
   if(rc EQUAL 0 OR NOT err MATCHES "no corpus given")
     message(FATAL_ERROR "the installed keel bench json without a corpus must fail, got ${rc}:\n${err}")
