@@ -16,10 +16,28 @@ std::string mapping_error::to_string() const {
 
 namespace detail {
 
-std::size_t mapper::push_key(std::string_view key) {
-  const std::size_t len = ptr_.size();
-  append_token(ptr_, key);
-  return len;
+namespace {
+void prepend(std::string& pointer, const std::string& token) {
+  std::string s;
+  s.reserve(token.size() + pointer.size());
+  s += token;
+  s += pointer;
+  pointer.swap(s);
+}
+}  // namespace
+
+bool mapper::up_index(std::size_t i) {
+  std::string token(1, '/');
+  token += std::to_string(i);
+  prepend(err.pointer, token);
+  return false;
+}
+
+bool mapper::up_key(std::string_view key) {
+  std::string token;
+  append_token(token, key);
+  prepend(err.pointer, token);
+  return false;
 }
 
 }  // namespace detail

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -121,7 +122,8 @@ concept named_enum = std::is_enum_v<E> && requires {
   enum_names<E>::values;
 };
 
-// The reader: `ptr` is the JSON Pointer of `v` (extended and restored on the way down).
+// The reader. The JSON Pointer of a failure is built on the way back up (each level puts its own
+// token in front), so a successful read does no pointer work at all.
 class mapper {
  public:
   explicit mapper(const read_options& o) : o_(o) {}
@@ -179,27 +181,23 @@ class mapper {
       out.reserve(v.size());
       std::size_t i = 0;
       for (const value e : v.elements()) {
-        const std::size_t len = push_index(i++);
-        if (!read(e, out.emplace_back())) return false;
-        ptr_.resize(len);
+        if (!read(e, out.emplace_back())) return up_index(i);
+        ++i;
       }
       return true;
     } else if constexpr (is_std_array<T>::value) {
       if (!v.is_array() || v.size() != out.size()) return fail(error_code::type_mismatch);
       std::size_t i = 0;
       for (const value e : v.elements()) {
-        const std::size_t len = push_index(i);
-        if (!read(e, out[i++])) return false;
-        ptr_.resize(len);
+        if (!read(e, out[i])) return up_index(i);
+        ++i;
       }
       return true;
     } else if constexpr (is_string_map<T>::value) {
       if (!v.is_object()) return fail(error_code::type_mismatch);
       out.clear();
       for (const member m : v.members()) {
-        const std::size_t len = push_key(m.key);
-        if (!read(m.value, out[std::string(m.key)])) return false;
-        ptr_.resize(len);
+        if (!read(m.value, out[std::string(m.key)])) return up_key(m.key);
       }
       return true;
     } else if constexpr (is_variant<T>::value) {
@@ -218,25 +216,21 @@ class mapper {
     out = *r;
     return true;
   }
+  // A failure at this value: the pointer is relative to it until the callers put theirs in front.
   bool fail(error_code c) {
     err.code = c;
-    err.pointer = ptr_;
+    err.pointer.clear();
     return false;
   }
-  std::size_t push_index(std::size_t i) {
-    const std::size_t len = ptr_.size();
-    ptr_ += '/';
-    ptr_ += std::to_string(i);
-    return len;
-  }
-  std::size_t push_key(std::string_view key);  // escaped (mapping.cpp)
+  // The failure was inside element i / member `key` of this value: that token goes in front.
+  bool up_index(std::size_t i);       // mapping.cpp
+  bool up_key(std::string_view key);  // escaped (mapping.cpp)
 
   template <class T, std::size_t... I>
   bool read_variant(const value& v, T& out, std::index_sequence<I...>) {
     if (!v.is_object() || v.size() != 1) return fail(error_code::type_mismatch);
     const member m = *v.members().begin();
     bool found = false, ok = true;
-    const std::size_t len = push_key(m.key);
     (
         [&] {
           using A = std::variant_alternative_t<I, T>;
@@ -248,56 +242,72 @@ class mapper {
           ok = read(m.value, out.template emplace<I>());
         }(),
         ...);
-    if (!found) {
-      err.code = error_code::unknown_key;
-      err.pointer = ptr_;
-      return false;
-    }
-    if (ok) ptr_.resize(len);
-    return ok;
+    if (found && ok) return true;
+    if (!found) fail(error_code::unknown_key);
+    return up_key(m.key);
   }
 
-  // Calls f with field k of a tuple of references.
-  template <class Tuple, class F>
-  static void visit_field(Tuple& fields, std::size_t k, F&& f) {
-    std::apply(
-        [&](auto&... field) {
-          std::size_t i = 0;
-          ((i++ == k ? f(field) : void()), ...);
-        },
-        fields);
+  // Where each of T's fields is read: one function per field, called through a table.
+  template <class T>
+  using field_reader = bool (*)(mapper&, const value&, T&);
+  template <class T, std::size_t... I>
+  static constexpr auto make_readers(std::index_sequence<I...>) {
+    return std::array<field_reader<T>, sizeof...(I)>{+[](mapper& m, const value& v, T& out) {
+      return m.read(v, std::get<I>(keel::fields_of(out)));
+    }...};
   }
+
+  // Finding a key among T's JSON names (at most 32, keel/fields.h): the candidates with the key's
+  // length and first byte (bit k = field k), then one compare each, so a key no field has costs
+  // two loads.
+  template <class T>
+  struct key_table {
+    static constexpr auto names = json_field_names<T>();
+    static_assert(names.size() <= 64);
+    static constexpr std::size_t len_slot(std::size_t n) { return n < 63 ? n : 63; }
+    static constexpr auto by_len = [] {
+      std::array<std::uint64_t, 64> m{};
+      for (std::size_t k = 0; k < names.size(); ++k) m[len_slot(names[k].size())] |= 1ull << k;
+      return m;
+    }();
+    static constexpr auto by_first = [] {
+      std::array<std::uint64_t, 256> m{};
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        if (!names[k].empty()) m[static_cast<unsigned char>(names[k][0])] |= 1ull << k;
+      }
+      return m;
+    }();
+    // The field whose name is key, or names.size().
+    static std::size_t find(std::string_view key) {
+      std::uint64_t m = by_len[len_slot(key.size())];
+      if (!key.empty()) m &= by_first[static_cast<unsigned char>(key[0])];
+      for (; m; m &= m - 1) {
+        const auto k = static_cast<std::size_t>(std::countr_zero(m));
+        if (names[k] == key) return k;
+      }
+      return names.size();
+    }
+  };
 
   template <class T>
   bool read_fields(const value& v, T& out) {
     if (!v.is_object()) return fail(error_code::type_mismatch);
-    constexpr auto names = json_field_names<T>();
+    using table = key_table<T>;
+    constexpr auto& names = table::names;
+    static constexpr auto readers = make_readers<T>(std::make_index_sequence<names.size()>());
     std::array<bool, names.size()> seen{};
-    auto fields = keel::fields_of(out);
-    // Each key is compared with the fields from the one after the last match on, so members in
-    // field order are found at the first compare.
-    std::size_t next = 0;
     for (const member m : v.members()) {
-      bool known = false, ok = true;
-      for (std::size_t step = 0; step < names.size() && !known; ++step) {
-        const std::size_t k = (next + step) % names.size();
-        if (names[k] != m.key) continue;
-        known = true;
+      const std::size_t k = table::find(m.key);
+      if (k < names.size()) {
         seen[k] = true;
-        next = k + 1;
-        const std::size_t len = push_key(m.key);
-        visit_field(fields, k, [&](auto& field) { ok = read(m.value, field); });
-        if (ok) ptr_.resize(len);
-      }
-      if (!ok) return false;
-      if (!known && o_.reject_unknown_keys) {
-        const std::size_t len = push_key(m.key);
+        if (!readers[k](*this, m.value, out)) return up_key(m.key);
+      } else if (o_.reject_unknown_keys) {
         fail(error_code::unknown_key);
-        ptr_.resize(len);
-        return false;
+        return up_key(m.key);
       }
     }
     // Fields absent from the object: an error unless optional.
+    auto fields = keel::fields_of(out);
     bool ok = true;
     std::apply(
         [&](auto&... f) {
@@ -309,10 +319,8 @@ class mapper {
                 if constexpr (is_optional<std::remove_reference_t<decltype(field)>>::value) {
                   field.reset();
                 } else {
-                  const std::size_t len = push_key(names[k]);
                   fail(error_code::missing_field);
-                  ptr_.resize(len);
-                  ok = false;
+                  ok = up_key(names[k]);
                 }
               }(f),
               ...);
@@ -322,7 +330,6 @@ class mapper {
   }
 
   const read_options& o_;
-  std::string ptr_;
 };
 
 // The writer side: builds a mutable value (then written by json::writer).
