@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer: the NDJSON reader. The same input read from a buffer, from a source handing out a
-// few bytes at a time (chunk size and record size limit from the first bytes), and by the
-// parallel reader must give the same records and the same error; with skipping, the same count of
-// skipped records. Nothing may crash or allocate beyond the limits.
+// libFuzzer: the NDJSON reader, for lines and for concatenated JSON. The same input read from a
+// buffer, from a source handing out a few bytes at a time (chunk size, record size limit and the
+// mode from the first bytes), and by the parallel reader must give the same records and the same
+// error; with skipping, the same count of skipped records. Nothing may crash or allocate beyond the limits.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -44,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.max_record_size = 8 + data[1] % 64;
   o.skip_bad_records = (data[1] & 0x80) != 0;
   o.parse.allow_nan_inf = (data[0] & 0x40) != 0;
+  o.concatenated = (data[0] & 0x20) != 0;
   const std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
 
   ndjson_reader a(o);

@@ -71,6 +71,69 @@ ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t li
   return {};
 }
 
+namespace {
+// Where a scalar (number, literal, or bytes that are neither) at the top level ends.
+bool ends_scalar(char c) noexcept {
+  switch (c) {
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+    case '{':
+    case '}':
+    case '[':
+    case ']':
+    case '"':
+    case ',':
+    case ':':
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+std::size_t scan_value(std::string_view text, value_scan& s) noexcept {
+  const std::size_t n = text.size();
+  std::size_t i = s.pos;
+  if (!s.started) {
+    if (n == 0) return std::string_view::npos;
+    s.started = true;
+    s.kind = text[0];
+    if (s.kind == '{' || s.kind == '[') s.depth = 1;
+    s.in_string = s.kind == '"';
+    i = 1;
+  }
+  if (s.kind != '{' && s.kind != '[' && s.kind != '"') {
+    for (; i < n; ++i) {
+      if (ends_scalar(text[i])) return i;
+    }
+    s.pos = i;
+    return std::string_view::npos;
+  }
+  for (; i < n; ++i) {
+    const char c = text[i];
+    if (s.in_string) {
+      if (s.escaped) {
+        s.escaped = false;
+      } else if (c == '\\') {
+        s.escaped = true;
+      } else if (c == '"') {
+        s.in_string = false;
+        if (s.depth == 0) return i + 1;  // a string value
+      }
+    } else if (c == '"') {
+      s.in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++s.depth;
+    } else if ((c == '}' || c == ']') && --s.depth == 0) {
+      return i + 1;
+    }
+  }
+  s.pos = i;
+  return std::string_view::npos;
+}
+
 std::vector<std::size_t> split_lines(std::string_view text, std::size_t target) {
   std::vector<std::size_t> starts;
   if (target == 0) target = 1;
@@ -120,6 +183,9 @@ ndjson_reader::ndjson_reader(ndjson_reader&& o) noexcept
       base_(o.base_),
       line_(o.line_),
       record_(o.record_),
+      line_start_(o.line_start_),
+      scan_(o.scan_),
+      discarding_(o.discarding_),
       eof_(o.eof_),
       streaming_(o.streaming_),
       stopped_(o.stopped_),
@@ -136,7 +202,9 @@ void ndjson_reader::open_buffer(std::string_view text) {
   read_ = nullptr;
   buf_.clear();
   text_ = text;
-  begin_ = base_ = line_ = record_ = skipped_ = 0;
+  begin_ = base_ = line_ = record_ = skipped_ = line_start_ = 0;
+  scan_ = {};
+  discarding_ = false;
   eof_ = true;
   streaming_ = stopped_ = false;
   info_ = {};
@@ -200,7 +268,87 @@ bool ndjson_reader::fail(const ndjson_error& e) {
   return false;
 }
 
+void ndjson_reader::count_newlines(std::size_t from, std::size_t to) noexcept {
+  for (std::size_t i = from; i < to; ++i) {
+    const void* p = std::memchr(text_.data() + i, '\n', to - i);
+    if (p == nullptr) break;
+    i = static_cast<std::size_t>(static_cast<const char*>(p) - text_.data());
+    ++line_;
+    line_start_ = base_ + i + 1;
+  }
+}
+
+bool ndjson_reader::next_value() {
+  while (!stopped_) {
+    if (!discarding_ && !scan_.started) {  // whitespace before the next value
+      std::size_t i = begin_;
+      while (i < text_.size() &&
+             (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r' || text_[i] == '\n')) {
+        ++i;
+      }
+      count_newlines(begin_, i);
+      begin_ = i;
+    }
+    const std::string_view rest = text_.substr(begin_);
+    constexpr std::size_t more = std::string_view::npos;
+    std::size_t len = rest.empty() ? more : detail::scan_value(rest, scan_);
+    if (len == more && streaming_ && !eof_) {
+      if (rest.size() > options_.max_record_size || discarding_) {
+        if (!discarding_) {
+          const ndjson_error e{error_code::record_too_long, record_ + 1, line_ + 1,
+                               base_ + begin_ - line_start_ + 1, base_ + begin_};
+          if (!options_.skip_bad_records) return fail(e);
+          skip(e);
+          ++record_;
+          discarding_ = true;
+        }
+        // Drop what was read of the record; the scan goes on from its state.
+        count_newlines(begin_, text_.size());
+        begin_ = text_.size();
+        scan_.pos = 0;
+      }
+      if (!fill() && !io_reason_.empty())
+        return fail({error_code::io_error, record_ + 1, line_ + 1, 1, base_ + begin_});
+      continue;
+    }
+    if (rest.empty()) {
+      stopped_ = true;
+      return false;
+    }
+    if (len == more) len = rest.size();  // the input ends inside the value: the parser says so
+    scan_ = {};
+    const std::size_t at = base_ + begin_;
+    const std::size_t line = line_ + 1, column = at - line_start_ + 1;
+    count_newlines(begin_, begin_ + len);
+    begin_ += len;
+    if (discarding_) {  // the end of the skipped record
+      discarding_ = false;
+      continue;
+    }
+    ++record_;
+    if (len > options_.max_record_size) {
+      const ndjson_error e{error_code::record_too_long, record_, line, column, at};
+      if (!options_.skip_bad_records) return fail(e);
+      skip(e);
+      continue;
+    }
+    const json::error pe = parser_.parse_into(doc_, rest.data(), len);
+    if (!pe) {
+      info_ = {record_, line, at};
+      return true;
+    }
+    // The parser's line and column count from the value's first byte.
+    const ndjson_error e{pe.code, record_, pe.line > 1 ? line + pe.line - 1 : line,
+                         pe.line > 1 ? pe.column : column + (pe.column > 0 ? pe.column - 1 : 0),
+                         at + pe.offset};
+    if (!options_.skip_bad_records) return fail(e);
+    skip(e);
+  }
+  return false;
+}
+
 bool ndjson_reader::next() {
+  if (options_.concatenated) return next_value();
   bool discarding = false;  // inside a too-long record being skipped
   while (!stopped_) {
     std::size_t nl = find_newline(text_, begin_);

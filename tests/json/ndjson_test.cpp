@@ -223,6 +223,99 @@ TEST(Ndjson, ParallelErrorsMatchTheSequentialReader) {
   EXPECT_EQ(count, 4998u);
 }
 
+ndjson_options concatenated() {
+  ndjson_options o;
+  o.concatenated = true;
+  return o;
+}
+
+// Values one after another: with and without whitespace, across lines, strings holding brackets
+// and escaped quotes, scalars ended by the next value's first byte.
+const char* kConcatenated =
+    "{\"a\":1}{\"a\":2} [3]\n\"x\\\"]\"  4 true null{\"b\":[1,{\"c\":\"}]\"}]}\n\n  -5.5e1[]\"\"";
+
+TEST(Ndjson, ConcatenatedValues) {
+  const std::string want =
+      "1:1:0:{\"a\":1}\n2:1:7:{\"a\":2}\n3:1:15:[3]\n4:2:19:\"x\\\"]\"\n5:2:27:4\n6:2:29:true\n"
+      "7:2:34:null\n8:2:38:{\"b\":[1,{\"c\":\"}]\"}]}\n9:4:62:-55.0\n10:4:68:[]\n11:4:70:\"\"\n"
+      "end\nskipped 0";
+  EXPECT_EQ(read_buffer(kConcatenated, concatenated()), want);
+  for (std::size_t chunk : {1, 2, 3, 5, 7, 64}) {
+    EXPECT_EQ(read_chunked(kConcatenated, chunk, concatenated()), want) << chunk;
+  }
+  EXPECT_EQ(read_buffer(" \n\t ", concatenated()), "end\nskipped 0");
+  // Without the option the same text is NDJSON: the first line holds three values.
+  EXPECT_EQ(read_buffer("{\"a\":1}{\"a\":2}"),
+            "error record 1 (line 1, column 8): content "
+            "after the JSON value\nskipped 0");
+}
+
+TEST(Ndjson, ConcatenatedErrorsAndSkipping) {
+  // Line and column of an error count from the start of the input, not of the value.
+  const std::string text = "{\"a\":1}\n  {\"a\":}\n[1,\n2,x]  \"ok\" {\"open\":[";
+  EXPECT_EQ(read_buffer(text, concatenated()),
+            "1:1:0:{\"a\":1}\nerror record 2 (line 2, column 8): unexpected character\n"
+            "skipped 0");
+  ndjson_options skip = concatenated();
+  skip.skip_bad_records = true;
+  std::vector<std::string> seen;
+  skip.on_skip = [&](const ndjson_error& e) { seen.push_back(e.to_string()); };
+  const std::string want = "1:1:0:{\"a\":1}\n4:4:27:\"ok\"\nend\nskipped 3";
+  EXPECT_EQ(read_buffer(text, skip), want);
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"record 2 (line 2, column 8): unexpected character",
+                                      "record 3 (line 4, column 3): unexpected character",
+                                      "record 5 (line 4, column 21): unexpected end of input"}));
+  for (std::size_t chunk : {1, 3, 64}) EXPECT_EQ(read_chunked(text, chunk, skip), want) << chunk;
+}
+
+TEST(Ndjson, ConcatenatedRecordSizeLimit) {
+  ndjson_options o = concatenated();
+  o.max_record_size = 16;
+  const std::string text =
+      "[1]{\"long\":\"" + std::string(100, 'x') + "\",\"k\":[\"]}\"]}\n{\"b\":2}";
+  EXPECT_EQ(read_buffer(text, o),
+            "1:1:0:[1]\nerror record 2 (line 1, column 4): record longer "
+            "than the maximum record size\nskipped 0");
+  o.skip_bad_records = true;
+  const std::string want = "1:1:0:[1]\n3:2:126:{\"b\":2}\nend\nskipped 1";
+  EXPECT_EQ(read_buffer(text, o), want);
+  // A stream meets the limit before the value's end, drops what it read and finds the end.
+  for (std::size_t chunk : {1, 4, 7}) EXPECT_EQ(read_chunked(text, chunk, o), want) << chunk;
+  o.skip_bad_records = false;
+  EXPECT_EQ(read_chunked(text, 4, o),
+            "1:1:0:[1]\nerror record 2 (line 1, column 4): record longer than the maximum "
+            "record size\nskipped 0");
+}
+
+TEST(Ndjson, ConcatenatedOddStarts) {
+  // A too-long bare token starting with a NUL byte, whose end a stream may meet as the first byte
+  // of a new chunk after dropping the token's start.
+  ndjson_options o = concatenated();
+  o.max_record_size = 16;
+  o.skip_bad_records = true;
+  std::string text(1, '\0');
+  text.append(20, 'z');
+  text += "\t[2]";
+  const std::string want = "2:1:22:[2]\nend\nskipped 1";
+  EXPECT_EQ(read_buffer(text, o), want);
+  for (std::size_t chunk : {1, 3, 17}) EXPECT_EQ(read_chunked(text, chunk, o), want) << chunk;
+}
+
+TEST(Ndjson, ParallelReadsConcatenatedInOrder) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "{\"i\":" + std::to_string(i) + "}" + (i % 7 ? "" : "\n");
+  keel::pool::thread_pool pool(2);
+  std::vector<std::int64_t> seen;
+  const ndjson_error e = parallel_ndjson(
+      pool, text, concatenated(),
+      [](const value& v, const record_info&) { return *v["i"]->get<std::int64_t>(); },
+      [&](std::int64_t i, const record_info&) { seen.push_back(i); }, nullptr, 100);
+  ASSERT_FALSE(e) << e.to_string();
+  ASSERT_EQ(seen.size(), 3000u);
+  for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], static_cast<std::int64_t>(i));
+}
+
 TEST(Ndjson, CorpusFile) {
   const std::string text = test::slurp(test::corpus() / "json" / "amazon_cellphones.ndjson");
   if (text.empty()) GTEST_SKIP() << "corpus missing";

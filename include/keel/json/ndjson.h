@@ -29,8 +29,8 @@
 
 namespace keel::json {
 
-// A bad record: its 1-based record number (counting non-blank lines), the 1-based line and column
-// of the error, and its byte offset in the whole input.
+// A bad record: its 1-based record number (counting non-blank lines, or values when
+// concatenated), the 1-based line and column of the error, and its byte offset in the whole input.
 struct ndjson_error {
   using exception_type = json::exception;
   error_code code = error_code::ok;
@@ -47,6 +47,10 @@ struct ndjson_error {
 struct ndjson_options {
   parse_options parse;            // for each record (stop_after_first is ignored)
   bool skip_bad_records = false;  // count bad records (skipped()) instead of stopping
+  // Concatenated JSON (ndjson_reader only): records are JSON values one after another, separated
+  // by whitespace or by nothing where the grammar allows (`{"a":1}{"a":2}`, `[1] [2]`, `1 2`),
+  // instead of one per line.
+  bool concatenated = false;
   std::size_t chunk_size = std::size_t{1} << 20;  // bytes read from a file or stream at a time
   // The longest record accepted (record_too_long beyond it); memory stays within about
   // chunk_size + max_record_size however large the input.
@@ -60,11 +64,28 @@ struct ndjson_options {
 struct record_info {
   std::size_t record = 0;  // 1-based record number
   std::size_t line = 0;    // 1-based line
-  std::size_t offset = 0;  // byte offset of the line in the input
+  std::size_t offset = 0;  // byte offset of the line (concatenated: of the value) in the input
 };
 
+namespace detail {
+// Concatenated JSON: where the value at the start of a text ends. It follows strings (with their
+// escapes) and counts brackets; it does not check the grammar (the parser does). Resumable: the
+// state carries over when more text arrives after the same start.
+struct value_scan {
+  std::size_t pos = 0;    // bytes of the text looked at
+  std::size_t depth = 0;  // open brackets
+  char kind = 0;          // the value's first byte (once started)
+  bool started = false, in_string = false, escaped = false;
+};
+// The value's length from the start of the text (0 when a scan resumed on new text after a
+// dropped start finds the end at once), or npos when the text ends first (more text may
+// complete it).
+std::size_t scan_value(std::string_view text, value_scan& s) noexcept;
+}  // namespace detail
+
 // Reads records one at a time. Blank lines (whitespace only) are skipped; a line may end in
-// "\r\n". Each value is valid until the next call to next().
+// "\r\n" (concatenated: whitespace between values is skipped). Each value is valid until the next
+// call to next().
 class ndjson_reader {
  public:
   explicit ndjson_reader(const ndjson_options& options = {});
@@ -98,7 +119,9 @@ class ndjson_reader {
   std::size_t buffer_capacity() const noexcept { return buf_.capacity(); }
 
  private:
-  bool fill();  // reads more input; false at the end
+  bool fill();        // reads more input; false at the end
+  bool next_value();  // next() for concatenated JSON
+  void count_newlines(std::size_t from, std::size_t to) noexcept;  // of text_, for line_
   bool fail(const ndjson_error& e);
   void skip(const ndjson_error& e);
   ndjson_options options_;
@@ -106,12 +129,15 @@ class ndjson_reader {
   json::document doc_;
   std::function<std::size_t(char*, std::size_t)> read_;
   std::FILE* owned_ = nullptr;
-  std::string buf_;         // file / stream input: [begin_, buf_.size()) is unread
-  std::string_view text_;   // the input in view (the buffer, or buf_)
-  std::size_t begin_ = 0;   // next unread byte of text_
-  std::size_t base_ = 0;    // offset in the whole input of text_[0]
-  std::size_t line_ = 0;    // lines before begin_
-  std::size_t record_ = 0;  // records before begin_
+  std::string buf_;             // file / stream input: [begin_, buf_.size()) is unread
+  std::string_view text_;       // the input in view (the buffer, or buf_)
+  std::size_t begin_ = 0;       // next unread byte of text_
+  std::size_t base_ = 0;        // offset in the whole input of text_[0]
+  std::size_t line_ = 0;        // lines before begin_
+  std::size_t record_ = 0;      // records before begin_
+  std::size_t line_start_ = 0;  // concatenated: offset in the whole input of line_'s end
+  detail::value_scan scan_;     // concatenated: the record at begin_ scanned so far
+  bool discarding_ = false;     // concatenated: inside a too-long record being skipped
   bool eof_ = true, streaming_ = false, stopped_ = false;
   record_info info_;
   ndjson_error error_, first_skipped_;
@@ -139,12 +165,20 @@ void count_lines(std::string_view text, std::size_t max_record_size, std::size_t
 // receives. The text is cut at line ends into pieces of `piece_bytes`; at most two pieces per
 // worker are in flight, so memory is bounded by the results of those pieces. Returns the first
 // bad record's error (consume has then seen every record before it); skipped counts skipped
-// records under skip_bad_records.
+// records under skip_bad_records. Concatenated JSON (options.concatenated) has no line ends to
+// cut at: it is read on the calling thread by an ndjson_reader, with the same results.
 template <class Map, class Consume>
 ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
                              const ndjson_options& options, Map map, Consume consume,
                              std::size_t* skipped = nullptr,
                              std::size_t piece_bytes = std::size_t{1} << 20) {
+  if (options.concatenated) {
+    ndjson_reader r(options);
+    r.open_buffer(text);
+    while (r.next()) consume(map(r.value(), r.info()), std::as_const(r.info()));
+    if (skipped) *skipped = r.skipped();
+    return r.error();
+  }
   using R = std::invoke_result_t<Map&, const value&, const record_info&>;
   struct piece_result {
     std::vector<std::pair<R, record_info>> items;
