@@ -33,7 +33,7 @@ struct isa_avx2 : keel::detail::simd_avx2 {
                 _mm256_cmpeq_epi8(_mm256_min_epu8(b.hi, k), b.hi));
   }
   static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
-  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // Whitespace and operators (see stage1_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
     const __m256i ws_table =

@@ -25,7 +25,7 @@ struct isa_avx512 : keel::detail::simd_avx512 {
     return _mm512_cmple_epu8_mask(b.v, _mm512_set1_epi8(0x1f));
   }
   static std::uint64_t high(const block& b) noexcept { return _mm512_movepi8_mask(b.v); }
-  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // Whitespace and operators (see stage1_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
     ws = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(_mm512_load_si512(kWsTable), b.v), b.v);

@@ -899,7 +899,10 @@ inline const std::uint8_t* sentinels(parse_state& st) noexcept {
 // Both stages; the result (or error) is left in st.
 template <class I>
 void parse_document(parse_state& st) noexcept {
-  stage1<I>::run(st);
+  if constexpr (requires { I::stage1(st); })
+    I::stage1(st);  // the ISA's own stage 1 (isa_scalar: stage1_scalar.h)
+  else
+    stage1<I>::run(st);
   node* nodes = st.nodes(st.n_idx + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (nodes == nullptr || strings == nullptr) {

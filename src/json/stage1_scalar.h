@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// Stage 1 for the scalar kernels: one pass over the input that finds the same structural
+// positions as the block stage 1 of parse_kernels.h, with the same errors at the same offsets,
+// but by walking tokens instead of building 64-byte bit masks. Without vector registers the masks
+// cost one SWAR classification per character class per 8 bytes; walking the input instead costs
+// a table lookup per byte outside strings and one 8-byte step (SWAR) per 8 bytes of string.
+//
+// The positions (see stage1<I> in parse_kernels.h): every { } [ ] , : outside strings (and the
+// control bytes 0x0c and 0x1a, which the vector kernels fold onto , and :), both quotes of each
+// string, and the first byte of each other run of bytes outside strings (a bare token). A quote
+// preceded by an odd run of backslashes does not open or close a string, outside strings too.
+// Errors: a control character inside a string, invalid UTF-8 anywhere (unless allowed), and a
+// string left open at the end (reported at its opening quote); positions from the error on are
+// dropped.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "common/utf8.h"
+#include "json/parse_state.h"
+#include "keel/detail/attributes.h"
+
+namespace keel::json::detail {
+
+namespace scalar_stage1 {
+
+enum : std::uint8_t { kWs, kOp, kQuote, kToken, kBackslash, kHigh };
+
+// The class of each byte outside strings. Whitespace: space, \t, \n, \r. Operators: the bytes
+// whose value OR 0x20 is one of { } , : -- that is { } [ ] , : and also the control bytes 0x0c
+// and 0x1a, which are errors wherever they occur outside strings either way (the vector kernels
+// classify by that fold; every ISA classifies alike).
+struct class_table {
+  std::uint8_t t[256];
+  constexpr class_table() : t() {
+    for (int c = 0; c < 256; ++c) t[c] = c >= 0x80 ? kHigh : kToken;
+    for (unsigned char c : {' ', '\t', '\n', '\r'}) t[c] = kWs;
+    for (unsigned char c : {'{', '}', '[', ']', ',', ':', '\x0c', '\x1a'}) t[c] = kOp;
+    t[static_cast<unsigned char>('"')] = kQuote;
+    t[static_cast<unsigned char>('\\')] = kBackslash;
+  }
+};
+inline constexpr class_table kClass{};
+
+inline constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+inline constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// Eight bytes at p, the first in the low byte.
+KEEL_INLINE std::uint64_t load8(const std::uint8_t* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
+// Bit 7 set in the first byte of w (and possibly later ones) that ends a run of string
+// contents: a quote, a backslash, a control character, or (with `high` = kHighBits) a non-ASCII
+// byte. Zero when there is none. (x - 1 borrows into bit 7 only at a zero byte or after one.)
+KEEL_INLINE std::uint64_t string_stops(std::uint64_t w, std::uint64_t high) noexcept {
+  const std::uint64_t below =
+      ((w ^ (kOnes * '"')) - kOnes) | ((w ^ (kOnes * '\\')) - kOnes) | (w - kOnes * 0x20);
+  return (below & ~w & kHighBits) | (w & high);
+}
+
+// Per byte of w: 0x33 where the byte is an ASCII digit. (A carry out of a byte >= 0xfa only
+// disturbs the bytes after it.)
+KEEL_INLINE std::uint64_t digit_marks(std::uint64_t w) noexcept {
+  return (w & 0xf0f0f0f0f0f0f0f0ULL) | (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
+}
+
+struct scanner {
+  const std::uint8_t* const buf;
+  const std::uint8_t* const end;
+  std::uint32_t* out;
+  bool check_utf8;
+
+  KEEL_INLINE void emit(const std::uint8_t* p) noexcept {
+    *out++ = static_cast<std::uint32_t>(p - buf);
+  }
+
+  // Advances p over a run of bytes eight at a time while at least eight remain; other(w) is zero
+  // in the bytes of w that continue the run (and nonzero in the first that does not).
+  template <class F>
+  KEEL_INLINE void skip_run(const std::uint8_t*& p, F other) const noexcept {
+    while (end - p >= 8) {
+      const std::uint64_t o = other(load8(p));
+      if (o != 0) {
+        p += std::countr_zero(o) >> 3;
+        return;
+      }
+      p += 8;
+    }
+  }
+
+  // Validates the non-ASCII sequences from p on; returns the first byte after them, or nullptr
+  // (with p at the bad sequence) on an invalid one.
+  KEEL_INLINE const std::uint8_t* utf8_run(const std::uint8_t*& p) noexcept {
+    const std::uint8_t* q = p;
+    do {
+      const std::size_t n = keel::detail::utf8_sequence(q, end);
+      if (n == 0) {
+        p = q;
+        return nullptr;
+      }
+      q += n;
+    } while (q < end && *q >= 0x80);
+    return q;
+  }
+
+  // Returns the error (ok at the end of the input, inside a string or not) and its offset;
+  // `open` is the opening quote of a string still open at the end, or nullptr.
+  error_code run(std::size_t& at, const std::uint8_t*& open) noexcept {
+    const std::uint8_t* p = buf;
+    const std::uint64_t high = check_utf8 ? kHighBits : 0;
+    open = nullptr;
+  outside:
+    while (p < end) {
+      switch (kClass.t[*p]) {
+        case kWs:
+          ++p;
+          // Indentation: spaces eight at a time.
+          skip_run(p, [](std::uint64_t w) { return w ^ (kOnes * ' '); });
+          continue;
+        case kOp:
+          emit(p++);
+          continue;
+        case kQuote:
+          emit(p++);
+          goto string;
+        case kToken:
+          emit(p++);
+          goto token;
+        default:  // a token starting with a backslash or a non-ASCII byte
+          emit(p);
+          goto token;
+      }
+    }
+    return error_code::ok;
+
+  token:
+    // A bare token: bytes up to whitespace, an operator or an unescaped quote.
+    while (p < end) {
+      switch (kClass.t[*p]) {
+        case kToken:
+          ++p;
+          // Digits (most of a number) eight at a time.
+          skip_run(p, [](std::uint64_t w) { return digit_marks(w) ^ (kOnes * 0x33); });
+          continue;
+        case kBackslash:
+          // An escaped quote continues the token; an escaped backslash escapes nothing.
+          if (p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
+            p += 2;
+          } else {
+            ++p;
+          }
+          continue;
+        case kHigh:
+          if (!check_utf8) {
+            ++p;
+            continue;
+          }
+          if (const std::uint8_t* q = utf8_run(p)) {
+            p = q;
+            continue;
+          }
+          at = static_cast<std::size_t>(p - buf);
+          return error_code::invalid_utf8;
+        default:
+          goto outside;
+      }
+    }
+    return error_code::ok;
+
+  string:
+    // Inside a string, after its opening quote (at p[-1] or earlier).
+    open = p - 1;
+    for (;;) {
+      if (end - p >= 8) {
+        const std::uint64_t m = string_stops(load8(p), high);
+        if (m == 0) {
+          p += 8;
+          continue;
+        }
+        p += std::countr_zero(m) >> 3;
+      } else {
+        while (p < end && *p >= 0x20 && *p != '"' && *p != '\\' && (*p < 0x80 || !check_utf8)) ++p;
+        if (p == end) return error_code::ok;
+      }
+      const std::uint8_t c = *p;
+      if (c == '"') {
+        emit(p++);
+        open = nullptr;
+        goto outside;
+      }
+      if (c == '\\') {
+        // The escaped byte is skipped only when it is a quote or a backslash: any other is
+        // checked as string contents (a control character or non-ASCII byte).
+        p += (p + 1 < end && (p[1] == '"' || p[1] == '\\')) ? 2 : 1;
+        continue;
+      }
+      if (c < 0x20) {
+        at = static_cast<std::size_t>(p - buf);
+        return error_code::control_character;
+      }
+      if (const std::uint8_t* q = utf8_run(p)) {
+        p = q;
+        continue;
+      }
+      at = static_cast<std::size_t>(p - buf);
+      return error_code::invalid_utf8;
+    }
+  }
+};
+
+}  // namespace scalar_stage1
+
+// Fills st.idx / st.n_idx and st.s1_error / st.s1_offset as stage1<I>::run does.
+inline void stage1_scalar(parse_state& st) noexcept {
+  scalar_stage1::scanner s{st.buf, st.buf + st.len, st.idx, !st.opt->allow_invalid_utf8};
+  std::size_t at = 0;
+  const std::uint8_t* open = nullptr;
+  const error_code e = s.run(at, open);
+  std::size_t n = static_cast<std::size_t>(s.out - st.idx);
+  if (e != error_code::ok) {
+    st.s1_error = e;
+    st.s1_offset = at;
+  } else if (open != nullptr) {
+    // The unterminated string's opening quote is the last position: dropped with the error.
+    st.s1_error = error_code::unterminated_string;
+    st.s1_offset = static_cast<std::size_t>(open - st.buf);
+    --n;
+  }
+  st.n_idx = n;
+}
+
+}  // namespace keel::json::detail
