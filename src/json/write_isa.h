@@ -41,6 +41,11 @@ struct wisa_sse2 {
     }
     return static_cast<mask>(_mm_movemask_epi8(special));
   }
+  // The bytes of a block above 0x7f (one bit each).
+  static mask high_bytes(const char* s) noexcept {
+    return static_cast<mask>(
+        _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s))));
+  }
 };
 
 #ifdef __AVX2__

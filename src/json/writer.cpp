@@ -86,28 +86,34 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
 
 // ---- text_sink ----
 
-char* detail::text_sink::room(std::size_t n) {
-  if (cap_ - size_ < n + static_cast<std::size_t>(kWriteSlack)) grow_output(buf_, cap_, size_, n);
-  return buf_.get() + size_;
-}
+static_assert(detail::text_sink::kSlack == static_cast<std::size_t>(detail::kWriteSlack));
 
-void detail::text_sink::put(std::string_view s) {
-  std::memcpy(room(s.size()), s.data(), s.size());
-  size_ += s.size();
-}
+void detail::text_sink::grow(std::size_t n) { grow_output(buf_, cap_, size_, n); }
 
 bool detail::text_sink::string(std::string_view s) {
-  if (!keel::utf8_valid(s)) return false;
   const std::size_t len = s.size();
+  constexpr std::size_t kBlock = wisa_sse2::kBlock;
+  // The bytes after the last whole 16-byte block, copied into a block padded with a byte that
+  // needs no escape: the string has no slack after it to read past.
+  const std::size_t whole = len - len % kBlock;
+  alignas(16) char tail[kBlock];
+  std::memcpy(tail, s.data() + whole, len - whole);
+  std::memset(tail + (len - whole), 'a', kBlock - (len - whole));
+  // Only a string with a byte above 0x7f needs the UTF-8 check.
+  auto high = wisa_sse2::high_bytes(tail);
+  for (std::size_t i = 0; i < whole && high == 0; i += kBlock) {
+    high = wisa_sse2::high_bytes(s.data() + i);
+  }
+  if (high != 0 && !keel::utf8_valid(s)) return false;
   char* p = room(len * 6 + 2);
   char* const start = p;
   const escape_extra x{o_.escape_slash, o_.escape_unicode};
   const bool plain = !x.slash && !x.unicode;
   *p++ = '"';
-  // Whole 16-byte blocks with the writer's block scan (never reading past the string: it has no
-  // slack after it), then the tail byte by byte.
+  // Whole 16-byte blocks with the writer's block scan, then the padded tail the same way (up to
+  // its first byte to escape), then the rest byte by byte.
   std::size_t i = 0;
-  while (len - i >= wisa_sse2::kBlock) {
+  while (len - i >= kBlock) {
     const auto m = plain ? wisa_sse2::copy_block<true>(s.data() + i, p, x)
                          : wisa_sse2::copy_block<false>(s.data() + i, p, x);
     if (m == 0) {
@@ -118,6 +124,14 @@ bool detail::text_sink::string(std::string_view s) {
     const auto k = static_cast<std::size_t>(std::countr_zero(m));
     i += k;
     p = escape(p + k, s.data(), len, i);
+  }
+  if (i == whole && i < len) {
+    const auto m = (plain ? wisa_sse2::copy_block<true>(tail, p, x)
+                          : wisa_sse2::copy_block<false>(tail, p, x)) &
+                   ((1u << (len - i)) - 1);
+    const std::size_t k = m == 0 ? len - i : static_cast<std::size_t>(std::countr_zero(m));
+    i += k;
+    p += k;
   }
   while (i < len) {
     const auto c = static_cast<unsigned char>(s[i]);

@@ -58,7 +58,21 @@ struct order {
 };
 KEEL_FIELDS(order, order_id, unit_price)
 
+// Keys that write options escape ('/' with escape_slash, non-ASCII with escape_unicode).
+struct odd_keys {
+  int a = 1;
+  int b = 2;
+  int c = 3;
+};
+KEEL_FIELDS(odd_keys, a, b, c)
+
 }  // namespace shop
+
+template <>
+struct keel::json::field_rename<shop::odd_keys> {
+  static constexpr std::pair<std::string_view, std::string_view> values[] = {{"a", "x/y"},
+                                                                             {"b", "caf\xc3\xa9"}};
+};
 
 template <>
 struct keel::json::field_rename<shop::order> {
@@ -186,6 +200,20 @@ TEST(Mapping, DirectTextEqualsTheWriter) {
     auto via_document = write(to_document(m)->root(), o);
     ASSERT_TRUE(direct.ok() && via_document.ok());
     EXPECT_EQ(*direct, *via_document);
+  }
+  for (const write_options o : {write_options{}, write_options{.escape_unicode = true},
+                                write_options{.escape_slash = true}}) {
+    EXPECT_EQ(*to_json(shop::odd_keys{}, o), *write(to_document(shop::odd_keys{})->root(), o));
+  }
+  EXPECT_EQ(*to_json(shop::odd_keys{}, {.escape_slash = true}),
+            "{\"x\\/y\":1,\"caf\xc3\xa9\":2,\"c\":3}");
+  // Invalid UTF-8 anywhere: in a whole 16-byte block or in the tail after the last one.
+  for (std::size_t pos : {0, 5, 15, 16, 20, 31, 32, 39}) {
+    std::string x(40, 'x');
+    x[pos] = '\xc3';
+    EXPECT_EQ(to_json(x).code(), error_code::invalid_utf8) << pos;
+    x[pos] = '\x7f';  // DEL is plain ASCII, written as is
+    EXPECT_EQ(*to_json(x), '"' + x + '"');
   }
   shop::item it;
   ASSERT_FALSE(from_json(kItem, it));

@@ -415,6 +415,50 @@ class builder {
   }
 };
 
+// T's member keys as written: `"name":` for each field, made at compile time. A name with a byte
+// some write option could escape ('"', '\\', '/', control or non-ASCII bytes) is not plain and
+// goes through the escaping string writer instead.
+template <class T>
+struct quoted_keys {
+  static constexpr auto names = json_field_names<T>();
+  static constexpr bool is_plain(std::string_view n) {
+    for (const char c : n) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\' || c == '/') return false;
+    }
+    return true;
+  }
+  static constexpr std::size_t total = [] {
+    std::size_t t = 0;
+    for (const auto n : names) t += n.size() + 3;
+    return t;
+  }();
+  static constexpr auto text = [] {
+    std::array<char, total + 1> a{};
+    std::size_t p = 0;
+    for (const auto n : names) {
+      a[p++] = '"';
+      for (const char c : n) a[p++] = c;
+      a[p++] = '"';
+      a[p++] = ':';
+    }
+    return a;
+  }();
+  static constexpr auto start = [] {
+    std::array<std::size_t, names.size() + 1> a{};
+    for (std::size_t k = 0; k < names.size(); ++k) a[k + 1] = a[k] + names[k].size() + 3;
+    return a;
+  }();
+  static constexpr auto plain = [] {
+    std::array<bool, names.size()> a{};
+    for (std::size_t k = 0; k < names.size(); ++k) a[k] = is_plain(names[k]);
+    return a;
+  }();
+  static constexpr std::string_view key(std::size_t k) {
+    return {text.data() + start[k], start[k + 1] - start[k]};
+  }
+};
+
 // The direct writer of minified text (to_json without `pretty`): the same output as writing the
 // document `builder` makes, without building it.
 class text_writer {
@@ -482,7 +526,7 @@ class text_writer {
           },
           v);
     } else if constexpr (keel::has_fields<T>) {
-      constexpr auto names = json_field_names<T>();
+      using keys = quoted_keys<T>;
       out.put('{');
       bool first = true;
       std::size_t i = 0;
@@ -490,14 +534,18 @@ class text_writer {
           [&](const auto&... f) {
             (
                 [&](const auto& field) {
-                  const std::string_view name = names[i++];
+                  const std::size_t k = i++;
                   if constexpr (is_optional<std::remove_cvref_t<decltype(field)>>::value) {
                     if (!field) return;  // an empty optional leaves the member out
                   }
                   if (!first) out.put(',');
                   first = false;
-                  string(name);
-                  out.put(':');
+                  if (keys::plain[k]) {
+                    out.put(keys::key(k));
+                  } else {
+                    string(keys::names[k]);
+                    out.put(':');
+                  }
                   write(field);
                 }(f),
                 ...);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,9 +46,13 @@ namespace detail {
 // mapping writes through it, keel/json/mapping.h). Strings are checked to be valid UTF-8.
 class text_sink {
  public:
+  static constexpr std::size_t kSlack = 160;  // the writer's kWriteSlack (write_kernels.h)
   explicit text_sink(const write_options& options) : o_(options) {}
   void put(char c) { *room(1) = c, ++size_; }
-  void put(std::string_view s);
+  void put(std::string_view s) {
+    std::memcpy(room(s.size()), s.data(), s.size());
+    size_ += s.size();
+  }
   // A quoted, escaped string; false (nothing written) when it is not valid UTF-8.
   bool string(std::string_view s);
   void integer(std::int64_t v);
@@ -57,7 +62,12 @@ class text_sink {
   std::string take() const { return std::string(buf_.get(), size_); }
 
  private:
-  char* room(std::size_t n);  // n bytes (plus the writer's slack) free at the end
+  // n bytes (plus the writer's slack, kSlack) free at the end.
+  char* room(std::size_t n) {
+    if (cap_ - size_ < n + kSlack) grow(n);
+    return buf_.get() + size_;
+  }
+  void grow(std::size_t n);
   write_options o_;
   std::unique_ptr<char[]> buf_;
   std::size_t cap_ = 0, size_ = 0;
