@@ -101,16 +101,37 @@ struct pod_buffers {
   }
 };
 
+// An instruction-set path of the block copies: the automatic choice (case names without a suffix)
+// and every other set this CPU runs, forced in this process (case names ending in "/avx2",
+// "/scalar"). Each path's cases have their own memcpy row, so the ratio column is that path's.
+struct isa_path {
+  keel::isa which;
+  std::string suffix;
+};
+
+std::vector<isa_path> isa_paths() {
+  const keel::isa automatic = kb::detail::set_copy_block_isa(keel::isa::automatic);
+  std::vector<isa_path> paths{{keel::isa::automatic, ""}};
+  for (const keel::isa which : {keel::isa::avx2, keel::isa::scalar})
+    if (which != automatic && keel::isa_supported(which))
+      paths.push_back({which, std::string("/") + keel::isa_name(which)});
+  return paths;
+}
+
 template <class T>
-void add_pod(keel::bench::suite& s, const char* type, std::size_t size) {
+void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const isa_path& path) {
   const std::size_t n = size / 8;
-  const std::string label = size_label(size) + "/" + type;
-  auto buf = std::make_shared<pod_buffers<T>>(pod_buffers<T>{n, {}, {}});
+  const std::string label = size_label(size) + "/" + type + path.suffix;
+  const keel::isa which = path.which;
+  static std::map<std::size_t, std::shared_ptr<pod_buffers<T>>> shared;  // one per size, all paths
+  auto& buf = shared[size];
+  if (!buf) buf = std::make_shared<pod_buffers<T>>(pod_buffers<T>{n, {}, {}});
   // Encode: the vector into a reused buffer, as bincode::serialize / legacy() lays it out
   // (u64 length, then the elements little endian) — one memcpy after the length.
   s.add(
       "pod/encode/" + label, "keel",
-      [buf](benchmark::State& st) {
+      [buf, which](benchmark::State& st) {
+        kb::detail::set_copy_block_isa(which);
         const auto& v = buf->get().values;
         auto& out = buf->bytes;
         for (auto _ : st) {
@@ -136,7 +157,8 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size) {
       size, n);
   s.add(
       "pod/decode/" + label, "keel",
-      [buf](benchmark::State& st) {
+      [buf, which](benchmark::State& st) {
+        kb::detail::set_copy_block_isa(which);
         auto& v = buf->get().values;
         const auto& bytes = buf->bytes;
         for (auto _ : st) {
@@ -347,9 +369,11 @@ void add_batch(keel::bench::suite& s) {
 }  // namespace
 
 KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust crates") {
-  for (const std::size_t size : pod_sizes(ctx)) {
-    add_pod<std::uint64_t>(s, "u64", size);
-    add_pod<double>(s, "f64", size);
+  for (const isa_path& path : isa_paths()) {
+    for (const std::size_t size : pod_sizes(ctx)) {
+      add_pod<std::uint64_t>(s, "u64", size, path);
+      add_pod<double>(s, "f64", size, path);
+    }
   }
   add_batch(s);
   s.add_external("rust bincode pod cases", [](const keel::bench::context& c) {
@@ -369,6 +393,14 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
       "reused buffer; memcpy copies the same payload between the same two buffers; rust_bincode1 "
       "serialize_into a cleared Vec / deserialize (allocates), rust_bincode2 encode_into_slice / "
       "decode_from_slice (allocates)");
+  s.note(
+      "pod paths: cases without a suffix use the block-copy kernels chosen for this CPU "
+      "(KEEL_BINCODE_ISA, else the best it runs); /avx2 and /scalar force that path's kernels in "
+      "this process, each case with its own memcpy row (the same buffers for every path)");
+  s.note(
+      "struct: nothing in these cases depends on the instruction set (strings shorter than 64 "
+      "bytes take the scalar UTF-8 check, no block reaches the copy kernels): one code path on "
+      "every CPU");
   s.note(
       "struct: 1000 trade records (u64, i64, String, enum, f64, u32, Option<String>, Vec<Fill>, "
       "u8, i32), each encoded after the previous into one reused buffer, each decoded from its "

@@ -5,14 +5,14 @@
 // inline 0.86 s, out of line 0.56 s; encoding 2 KiB blocks: 0.14 s vs 0.11 s. Blocks of at most
 // 64 bytes in the whole-vector fast paths are copied inline (copy_upto64, wire.h).
 //
-// The copy: the C library's memcpy, except for 65 .. 16384 bytes where the CPU has AVX-512F: the
-// kernels of copy_kernel.h (chosen once, at the first call in that range). copy_block_prefixed
-// (encode: the u64 length, then the payload) writes the length inside the first vector there.
-// Why the kernel: in a same-binary A/B of the `keel bench bincode` 16 KiB cases (keel / memcpy,
-// 3 alternating runs of 9 rounds) the C library's memcpy measured 0.91..1.05, the kernel
-// 1.37..1.74; the range down to 65 bytes: docs/bincode.md, "Fast paths".
+// The copy: for copy_kernel_min .. copy_kernel_max bytes the kernels of copy_kernel.h for the
+// chosen instruction set (AVX-512F or AVX2), the C library's memcpy outside that range and on
+// the scalar path. copy_block_prefixed (encode: the u64 length, then the payload) writes the
+// length inside the first vector there. Why the kernels: docs/bincode.md, "Fast paths".
 //
-// KEEL_BINCODE_ISA (the options table, src/common/options.h) is read once, at that first call.
+// The set: KEEL_BINCODE_ISA (the options table, src/common/options.h) if this CPU runs it, else
+// the best it runs; picked once, at the first call in the kernels' range (set_copy_block_isa
+// replaces it, for tests and benchmarks).
 #include <atomic>
 #include <cstring>
 
@@ -23,65 +23,86 @@
 namespace keel::bincode::detail {
 namespace {
 
-enum choice : int { unpicked, libc, avx512 };
+void copy_first(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
+void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len, const std::uint8_t* src,
+                         std::size_t n) noexcept;
 
-// KEEL_BINCODE_ISA=scalar or avx2 (there is no AVX2 copy kernel) takes the C library's memcpy;
-// otherwise the kernels run where the CPU has AVX-512F.
-int pick_isa() noexcept {
-  const char* want = keel::detail::option_value("KEEL_BINCODE_ISA");
-  const isa forced = want ? parse_isa(want) : isa::automatic;
-  if (forced == isa::scalar || forced == isa::avx2) return libc;
-  return cpu().avx512f ? avx512 : libc;
+// The chosen kernels; until the first call, functions that choose them. Every thread that races
+// on the first call stores the same values.
+std::atomic<copy_fn> copy_impl{copy_first};
+std::atomic<copy_prefixed_fn> copy_prefixed_impl{copy_prefixed_first};
+std::atomic<isa> chosen{isa::automatic};
+
+// The scalar path: the C library's memcpy (a tail call).
+void libc_copy(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
+  std::memcpy(dst, src, n);
+}
+void libc_copy_prefixed(std::uint8_t* dst, std::uint64_t len, const std::uint8_t* src,
+                        std::size_t n) noexcept {
+  std::memcpy(dst, &len, 8);
+  std::memcpy(dst + 8, src, n);
+}
+const copy_kernels libc_kernels = {libc_copy, libc_copy_prefixed};
+
+const copy_kernels& kernels_of(isa which) noexcept {
+  switch (which) {
+    case isa::avx512:
+      return copy_kernels_avx512;
+    case isa::avx2:
+      return copy_kernels_avx2;
+    default:
+      return libc_kernels;
+  }
 }
 
-// Every thread that races on the first call picks the same value.
-std::atomic<int> chosen{unpicked};
+isa use(isa which) noexcept {
+  if (which == isa::automatic || !isa_supported(which))
+    which = keel::detail::choose_isa("KEEL_BINCODE_ISA");
+  const copy_kernels& k = kernels_of(which);
+  copy_impl.store(k.copy, std::memory_order_relaxed);
+  copy_prefixed_impl.store(k.prefixed, std::memory_order_relaxed);
+  chosen.store(which, std::memory_order_relaxed);
+  return which;
+}
 
-int chosen_isa() noexcept {
-  int c = chosen.load(std::memory_order_relaxed);
-  if (c == unpicked) {
-    c = pick_isa();
-    chosen.store(c, std::memory_order_relaxed);
-  }
-  return c;
+[[gnu::cold, gnu::noinline]] void copy_first(std::uint8_t* dst, const std::uint8_t* src,
+                                             std::size_t n) noexcept {
+  kernels_of(use(isa::automatic)).copy(dst, src, n);
+}
+[[gnu::cold, gnu::noinline]] void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len,
+                                                      const std::uint8_t* src,
+                                                      std::size_t n) noexcept {
+  kernels_of(use(isa::automatic)).prefixed(dst, len, src, n);
 }
 
 inline bool in_kernel_range(std::size_t n) noexcept {
   return n - copy_kernel_min <= copy_kernel_max - copy_kernel_min;
 }
 
-[[gnu::cold, gnu::noinline]] void copy_first(void* dst, const void* src, std::size_t n) noexcept {
-  (void)chosen_isa();
-  copy_block(dst, src, n);
-}
-[[gnu::cold, gnu::noinline]] void copy_prefixed_first(void* dst, std::uint64_t len, const void* src,
-                                                      std::size_t n) noexcept {
-  (void)chosen_isa();
-  copy_block_prefixed(dst, len, src, n);
-}
-
 }  // namespace
 
-const char* copy_block_isa() noexcept { return chosen_isa() == avx512 ? "avx512" : "scalar"; }
+const char* copy_block_isa() noexcept {
+  isa c = chosen.load(std::memory_order_relaxed);
+  if (c == isa::automatic) c = use(isa::automatic);
+  return isa_name(c);
+}
+
+isa set_copy_block_isa(isa which) noexcept { return use(which); }
 
 // Every path ends in a tail call: no stack frame.
 void copy_block(void* dst, const void* src, std::size_t n) noexcept {
-  if (in_kernel_range(n)) {
-    const int c = chosen.load(std::memory_order_relaxed);
-    if (c == avx512) return copy_kernel_avx512(dst, src, n);
-    if (c == unpicked) return copy_first(dst, src, n);
-  }
+  if (in_kernel_range(n))
+    return copy_impl.load(std::memory_order_relaxed)(static_cast<std::uint8_t*>(dst),
+                                                     static_cast<const std::uint8_t*>(src), n);
   std::memcpy(dst, src, n);
 }
 
 void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept {
-  if (in_kernel_range(n)) {
-    const int c = chosen.load(std::memory_order_relaxed);
-    if (c == avx512) return copy_prefixed_kernel_avx512(dst, len, src, n);
-    if (c == unpicked) return copy_prefixed_first(dst, len, src, n);
-  }
-  std::memcpy(dst, &len, 8);
-  copy_block(static_cast<std::uint8_t*>(dst) + 8, src, n);
+  if (in_kernel_range(n))
+    return copy_prefixed_impl.load(std::memory_order_relaxed)(
+        static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src), n);
+  libc_copy_prefixed(static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src),
+                     n);
 }
 
 }  // namespace keel::bincode::detail

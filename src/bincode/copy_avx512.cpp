@@ -20,17 +20,7 @@ struct avx512_vec {
 };
 }  // namespace
 
-void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept {
-  copy_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src),
-                          n);
-}
+const copy_kernels copy_kernels_avx512 = {copy_kernel<avx512_vec>,
+                                          copy_prefixed_kernel<avx512_vec>};
 
-}  // namespace keel::bincode::detail
-
-namespace keel::bincode::detail {
-void copy_prefixed_kernel_avx512(void* dst, std::uint64_t len, const void* src,
-                                 std::size_t n) noexcept {
-  copy_prefixed_kernel<avx512_vec>(static_cast<std::uint8_t*>(dst), len,
-                                   static_cast<const std::uint8_t*>(src), n);
-}
 }  // namespace keel::bincode::detail

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The block copies for 65 .. 16384 bytes, written once over a vector width and compiled per
-// instruction set (copy_avx512.cpp; chosen at run time in copy.cpp). Why that range: glibc 2.36
-// copies with `rep movsb` above 2112 bytes on CPUs with FSRM, and on the machine measured (AMD
-// EPYC, AVX-512) that was 25-35% slower than this loop up to 16 KiB; above 16 KiB (source and
-// destination no longer in L1) its `rep movsb` won. Below 2113 bytes glibc's vector code was
-// 0.26..2 ns slower per call than these kernels (72 B .. 2 KiB, mean over 48 placements).
+// instruction set (copy_avx2.cpp, copy_avx512.cpp; chosen at run time in copy.cpp). Why that range:
+// glibc 2.36 copies with `rep movsb` above 2112 bytes on CPUs with FSRM, and on the machine
+// measured (AMD EPYC, AVX-512) that was 25-35% slower than this loop up to 16 KiB; above 16 KiB
+// (source and destination no longer in L1) its `rep movsb` won. Below 2113 bytes glibc's vector
+// code was 0.26..2 ns slower per call than these kernels (72 B .. 2 KiB, mean over 48 placements).
 // docs/bincode.md, "Fast paths", has the figures.
 //
 // Shape: up to four vectors, all loaded, then all stored (overlapping where the size is not a
@@ -74,12 +74,35 @@ inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::
   constexpr std::size_t w = V::width;
   const std::size_t m = n + 8;
   const auto first = V::shift_in8(V::loadu(s), len);
-  if (n < 4 * w) {  // up to four more vectors: all loaded, then all stored
-    decltype(V::loadu(s)) mid[3];
-    std::size_t k = 0;
-    for (std::size_t i = w; i + w < m && k < 3; i += w) mid[k++] = V::loadu(s + (i - 8));
+  // Up to four more vectors (d + w, d + 2w, d + 3w, the last), all loaded first, each in a named
+  // variable: kept in an array indexed by a loop, GCC 12 spilled them and stored with `rep movsq`
+  // (128 .. 255 bytes with AVX-512 took 3x as long).
+  if (n < 4 * w) {
     const auto last = V::loadu(s + (n - w));
-    for (std::size_t j = 0; j < k; ++j) V::storeu(d + (j + 1) * w, mid[j]);
+    if (m <= 2 * w) {
+      V::storeu(d + m - w, last);
+      V::storeu(d, first);
+      return;
+    }
+    const auto a = V::loadu(s + (w - 8));
+    if (m <= 3 * w) {
+      V::storeu(d + w, a);
+      V::storeu(d + m - w, last);
+      V::storeu(d, first);
+      return;
+    }
+    const auto b = V::loadu(s + (2 * w - 8));
+    if (m <= 4 * w) {
+      V::storeu(d + w, a);
+      V::storeu(d + 2 * w, b);
+      V::storeu(d + m - w, last);
+      V::storeu(d, first);
+      return;
+    }
+    const auto c = V::loadu(s + (3 * w - 8));
+    V::storeu(d + w, a);
+    V::storeu(d + 2 * w, b);
+    V::storeu(d + 3 * w, c);
     V::storeu(d + m - w, last);
     V::storeu(d, first);
     return;
@@ -109,11 +132,17 @@ inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::
   V::storeu(d, first);
 }
 
-// copy_kernel with AVX-512 vectors (any n > 64; called for copy_kernel_min .. copy_kernel_max).
-void copy_kernel_avx512(void* dst, const void* src, std::size_t n) noexcept;
-// copy_prefixed_kernel with AVX-512 vectors (any n > 64; called for copy_kernel_min ..
-// copy_kernel_max).
-void copy_prefixed_kernel_avx512(void* dst, std::uint64_t len, const void* src,
-                                 std::size_t n) noexcept;
+// The kernels of one instruction set (copy_kernel and copy_prefixed_kernel over its vectors): any
+// n > 64; copy.cpp calls them for copy_kernel_min .. copy_kernel_max.
+using copy_fn = void (*)(std::uint8_t*, const std::uint8_t*, std::size_t) noexcept;
+using copy_prefixed_fn = void (*)(std::uint8_t*, std::uint64_t, const std::uint8_t*,
+                                  std::size_t) noexcept;
+struct copy_kernels {
+  copy_fn copy;
+  copy_prefixed_fn prefixed;
+};
+// 32-byte AVX2 and 64-byte AVX-512F vectors. (The scalar path copies with the C library's memcpy:
+// a kernel of 16-byte SSE2 vectors took 1.5-2x its time from 256 bytes up.)
+extern const copy_kernels copy_kernels_avx2, copy_kernels_avx512;
 
 }  // namespace keel::bincode::detail

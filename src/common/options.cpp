@@ -13,7 +13,7 @@ constexpr option_info kTable[] = {
     {"KEEL_JSON_ISA", "json", "best this CPU runs",
      "kernel set of the JSON parser and writer: avx512, avx2 or scalar"},
     {"KEEL_BINCODE_ISA", "bincode", "best this CPU runs",
-     "block copies: scalar uses the C library's memcpy, avx512 the AVX-512 copy kernels"},
+     "block copies: avx512 or avx2 the copy kernels of that set, scalar the C library's memcpy"},
     {"KEEL_MSG_ISA", "msg", "best this CPU runs",
      "kernel set of the numeric operations on typed arrays (sum, min, max, mean, dot, scale)"},
     {"KEEL_POOL_THREADS", "pool", "0 (the CPUs of the affinity mask)",

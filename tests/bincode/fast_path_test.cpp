@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <sys/mman.h>
@@ -152,8 +153,8 @@ TEST(BincodeFastPath, DecodeReusesCapacity) {
   EXPECT_EQ(got.data(), data);
 }
 
-// The block copies (copy.cpp: the AVX-512 kernels for copy_kernel_min .. 16384 bytes where the
-// CPU has it, memcpy otherwise) at every size around the kernels' boundaries and shapes, at every
+// The block copies (copy.cpp: the chosen set's kernels for copy_kernel_min .. 16384 bytes,
+// memcpy otherwise) at every size around the kernels' boundaries and shapes, at every
 // destination offset within a 64-byte line (the kernels align their stores to it) and several
 // source offsets: the bytes equal the source and nothing around the destination changes.
 // copy_prefixed writes the u64 length before the payload (8 + n bytes).
@@ -195,14 +196,16 @@ void check_copy_with(Copy&& copy, std::size_t prefix) {
   }
 }
 
-void check_copy(void (*copy)(void*, const void*, std::size_t) noexcept) {
-  check_copy_with([copy](void* d, std::uint64_t, const void* s, std::size_t n) { copy(d, s, n); },
+template <class Copy>
+void check_copy(Copy&& copy) {
+  check_copy_with([&copy](void* d, std::uint64_t, const void* s, std::size_t n) { copy(d, s, n); },
                   0);
 }
 
-void check_copy_prefixed(void (*copy)(void*, std::uint64_t, const void*, std::size_t) noexcept) {
+template <class Copy>
+void check_copy_prefixed(Copy&& copy) {
   check_copy_with(
-      [copy](void* d, std::uint64_t len, const void* s, std::size_t n) {
+      [&copy](void* d, std::uint64_t len, const void* s, std::size_t n) {
         if (n > 64) {
           copy(d, len, s, n);
         } else {  // not in the function's range: what the inline path does
@@ -213,46 +216,100 @@ void check_copy_prefixed(void (*copy)(void*, std::uint64_t, const void*, std::si
       8);
 }
 
-// Run by ctest once per KEEL_BINCODE_ISA value (bincode.env_isa_*): the switch picks the copy,
-// and every size and offset is still copied right through it.
+// The vector kernel sets this CPU runs (the scalar path copies with memcpy).
+std::vector<std::pair<keel::isa, const kb::detail::copy_kernels*>> kernel_sets() {
+  std::vector<std::pair<keel::isa, const kb::detail::copy_kernels*>> out;
+  if (keel::isa_supported(keel::isa::avx2))
+    out.emplace_back(keel::isa::avx2, &kb::detail::copy_kernels_avx2);
+  if (keel::isa_supported(keel::isa::avx512))
+    out.emplace_back(keel::isa::avx512, &kb::detail::copy_kernels_avx512);
+  return out;
+}
+
+// Every path this CPU runs.
+std::vector<keel::isa> paths() {
+  std::vector<keel::isa> out{keel::isa::scalar};
+  for (const auto& [which, kernels] : kernel_sets()) out.push_back(which);
+  return out;
+}
+
+// Runs `body` with every path's copies forced in turn (then restores the automatic choice).
+template <class Body>
+void on_every_path(Body&& body) {
+  for (const keel::isa which : paths()) {
+    SCOPED_TRACE(keel::isa_name(which));
+    ASSERT_EQ(kb::detail::set_copy_block_isa(which), which);
+    EXPECT_STREQ(kb::detail::copy_block_isa(), keel::isa_name(which));
+    body();
+  }
+  kb::detail::set_copy_block_isa(keel::isa::automatic);
+}
+
+// Run by ctest once per KEEL_BINCODE_ISA value (bincode.env_isa_*): the switch picks the copy
+// (a set this CPU lacks: the best it runs), and every size and offset is still copied right
+// through it.
 TEST(BincodeEnvIsa, SelectsTheCopy) {
   const char* want = std::getenv("KEEL_BINCODE_ISA");
   if (!want) GTEST_SKIP() << "KEEL_BINCODE_ISA not set";
-  __builtin_cpu_init();
-  const std::string expect =
-      std::string(want) == "avx512" && __builtin_cpu_supports("avx512f") ? "avx512" : "scalar";
-  EXPECT_EQ(kb::detail::copy_block_isa(), expect);
+  const keel::isa named = keel::parse_isa(want);
+  ASSERT_NE(named, keel::isa::automatic) << want;
+  const keel::isa expect = keel::isa_supported(named) ? named : keel::best_isa();
+  EXPECT_STREQ(kb::detail::copy_block_isa(), keel::isa_name(expect));
   check_copy(kb::detail::copy_block);
+  check_copy_prefixed(kb::detail::copy_block_prefixed);
+}
+
+// Forcing a set: the one named if the CPU runs it; `automatic` returns to the default choice.
+TEST(BincodeFastPath, SetCopyBlockIsa) {
+  for (const keel::isa which : paths()) EXPECT_EQ(kb::detail::set_copy_block_isa(which), which);
+  const keel::isa automatic = kb::detail::set_copy_block_isa(keel::isa::automatic);
+  EXPECT_TRUE(keel::isa_supported(automatic));
+  EXPECT_NE(automatic, keel::isa::automatic);
+  EXPECT_STREQ(kb::detail::copy_block_isa(), keel::isa_name(automatic));
+  if (!keel::isa_supported(keel::isa::avx512)) {
+    EXPECT_EQ(kb::detail::set_copy_block_isa(keel::isa::avx512), automatic);
+  }
 }
 
 TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
-  check_copy(kb::detail::copy_block);
-  check_copy_prefixed(kb::detail::copy_block_prefixed);
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernels are not used";
+  on_every_path([] {
+    check_copy(kb::detail::copy_block);
+    check_copy_prefixed(kb::detail::copy_block_prefixed);
+  });
   // The kernels alone, at every size they take (more than 64 bytes; dispatched from
   // copy_kernel_min).
-  check_copy([](void* d, const void* s, std::size_t n) noexcept {
-    if (n > 64 && n <= kb::detail::copy_kernel_max)
-      kb::detail::copy_kernel_avx512(d, s, n);
-    else
-      std::memcpy(d, s, n);
-  });
-  check_copy_prefixed([](void* d, std::uint64_t len, const void* s, std::size_t n) noexcept {
-    if (n > 64 && n <= kb::detail::copy_kernel_max) {
-      kb::detail::copy_prefixed_kernel_avx512(d, len, s, n);
-    } else {
-      std::memcpy(d, &len, 8);
-      std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
-    }
+  for (const auto& [which, kernels] : kernel_sets()) {
+    SCOPED_TRACE(keel::isa_name(which));
+    const kb::detail::copy_kernels k = *kernels;
+    check_copy([k](void* d, const void* s, std::size_t n) {
+      if (n > 64 && n <= kb::detail::copy_kernel_max)
+        k.copy(static_cast<std::uint8_t*>(d), static_cast<const std::uint8_t*>(s), n);
+      else
+        std::memcpy(d, s, n);
+    });
+    check_copy_prefixed([k](void* d, std::uint64_t len, const void* s, std::size_t n) {
+      if (n <= kb::detail::copy_kernel_max) {
+        k.prefixed(static_cast<std::uint8_t*>(d), len, static_cast<const std::uint8_t*>(s), n);
+      } else {
+        std::memcpy(d, &len, 8);
+        std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
+      }
+    });
+  }
+}
+
+// The whole-vector fast paths give the general path's bytes on every path's kernels.
+TEST(BincodeFastPath, VectorsOnEveryPath) {
+  on_every_path([] {
+    for (std::size_t n : {65u, 100u, 257u, 1000u, 2049u, 4096u}) check_encode<std::uint8_t>(n);
+    for (std::size_t n : {9u, 100u, 300u, 2048u}) check_encode<std::uint64_t>(n);
+    for (std::size_t n : {9u, 65u, 70u}) check_decode<std::uint64_t>(n);
   });
 }
 
 // The kernels read only the source: a source that starts right after an inaccessible page, or
 // ends right before one, must not fault.
 TEST(BincodeFastPath, KernelsReadNothingOutsideTheSource) {
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: the kernels are not used";
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* m = mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(m, MAP_FAILED);
@@ -262,16 +319,19 @@ TEST(BincodeFastPath, KernelsReadNothingOutsideTheSource) {
   std::uint8_t* const mid = base + page;  // readable: [mid, mid + page)
   for (std::size_t i = 0; i < page; ++i) mid[i] = static_cast<std::uint8_t>(i * 7 + 1);
   std::vector<std::uint8_t> dst(page + 128);
-  for (std::size_t n : {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{257},
-                        std::size_t{1024}, std::size_t{1031}, page}) {
-    for (const std::uint8_t* src : {mid, mid + page - n}) {
-      kb::detail::copy_prefixed_kernel_avx512(dst.data(), n, src, n);
-      std::uint64_t len;
-      std::memcpy(&len, dst.data(), 8);
-      EXPECT_EQ(len, n);
-      EXPECT_EQ(std::memcmp(dst.data() + 8, src, n), 0) << n;
-      kb::detail::copy_kernel_avx512(dst.data() + 1, src, n);
-      EXPECT_EQ(std::memcmp(dst.data() + 1, src, n), 0) << n;
+  for (const auto& [which, kernels] : kernel_sets()) {
+    SCOPED_TRACE(keel::isa_name(which));
+    for (std::size_t n : {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{257},
+                          std::size_t{1024}, std::size_t{1031}, page}) {
+      for (const std::uint8_t* src : {mid, mid + page - n}) {
+        kernels->prefixed(dst.data(), n, src, n);
+        std::uint64_t len;
+        std::memcpy(&len, dst.data(), 8);
+        EXPECT_EQ(len, n);
+        EXPECT_EQ(std::memcmp(dst.data() + 8, src, n), 0) << n;
+        kernels->copy(dst.data() + 1, src, n);
+        EXPECT_EQ(std::memcmp(dst.data() + 1, src, n), 0) << n;
+      }
     }
   }
   munmap(m, 3 * page);

@@ -14,6 +14,7 @@
 
 #include "keel/bincode/config.h"
 #include "keel/bincode/error.h"
+#include "keel/cpu.h"
 #include "keel/detail/attributes.h"
 #include "keel/utf8.h"
 
@@ -148,8 +149,13 @@ KEEL_INLINE constexpr std::size_t int_size(T v) noexcept {
 void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 // The u64 `len` (host order) at dst, then copy_block(dst + 8, src, n); n > 64.
 void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept;
-// The copy copy_block uses in its kernel range: "avx512" or "scalar" (the C library's memcpy).
+// The instruction set whose kernel copy_block uses in its kernel range: "avx512", "avx2" or
+// "scalar" (the C library's memcpy).
 const char* copy_block_isa() noexcept;
+// Tests and benchmarks: every thread's copies use the kernels of `which` from now on
+// (`automatic`, or a set this CPU lacks: KEEL_BINCODE_ISA, else the best this CPU runs). Returns
+// the set now used.
+isa set_copy_block_isa(isa which) noexcept;
 
 // A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones
 // below 16 bytes), every load before the first store. Used by the whole-vector fast paths of
