@@ -120,10 +120,16 @@ void add_document(suite& s, const std::string& file, const text_ptr& text, const
   }
   p.yyjson->parse(*text);
   p.rapidjson->parse(*text);
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "DOM bytes %s: keel %zu, yyjson %zu, rapidjson pool %zu (input %zu)", file.c_str(),
-                doc->dom_bytes(), p.yyjson->dom_bytes(), p.rapidjson->dom_bytes(), text->size());
+  const double in = static_cast<double>(text->size());
+  char line[320];
+  std::snprintf(
+      line, sizeof line,
+      "memory allocated per input byte %s (input %zu): keel %.2f (DOM %.2f + parser scratch "
+      "%.2f), yyjson %.2f, rapidjson pool %.2f",
+      file.c_str(), text->size(), static_cast<double>(doc->dom_bytes() + once.scratch_bytes()) / in,
+      static_cast<double>(doc->dom_bytes()) / in, static_cast<double>(once.scratch_bytes()) / in,
+      static_cast<double>(p.yyjson->dom_bytes()) / in,
+      static_cast<double>(p.rapidjson->dom_bytes()) / in);
   s.note(line);
 }
 

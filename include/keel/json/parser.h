@@ -37,6 +37,12 @@ class parser {
   std::size_t consumed() const noexcept { return consumed_; }
   // The kernel set the last parse used.
   json::isa last_isa() const noexcept { return last_isa_; }
+  // Bytes of scratch the parser holds between parses besides its document (the structural
+  // index, the container stack, copies for comments and the final token).
+  std::size_t scratch_bytes() const noexcept {
+    return index_capacity_ * sizeof(std::uint32_t) + stack_capacity_ * sizeof(std::uint64_t) +
+           scratch_capacity_ + comment_copy_.capacity();
+  }
 
  private:
   parse_options options_;
