@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// struct/read/twitter with simdjson 4.6.1 On-Demand: the hand-written extraction a user writes
-// for speed (fields looked up by name in each object; the padded copy is made once, outside the
-// timing). Built like peer_simdjson4.cpp (namespace renamed beside Debian's simdjson).
+// struct/read/<twitter|citm> with simdjson 4.6.1 On-Demand: the hand-written extraction a user
+// writes for speed (fields looked up by name in each object; the padded copy is made once, outside
+// the timing). Built like peer_simdjson4.cpp (namespace renamed beside Debian's simdjson).
 #include <simdjson.h>
 
 #include "json/struct_model.h"
@@ -79,6 +79,129 @@ bool read_ondemand(ondemand_input& in, tw_root& out) {
       return false;
   }
   return true;
+}
+
+// ---- citm_catalog.json, whole ----
+namespace {
+
+namespace od = simdjson::ondemand;
+
+bool get(od::value v, std::uint64_t& out) { return v.get_uint64().get(out) == simdjson::SUCCESS; }
+bool get(od::value v, std::string& out) {
+  std::string_view s;
+  if (v.get_string().get(s) != simdjson::SUCCESS) return false;
+  out.assign(s.data(), s.size());
+  return true;
+}
+bool get(od::value v, std::optional<std::string>& out) {
+  bool is_null = false;
+  if (v.is_null().get(is_null) != simdjson::SUCCESS) return false;
+  if (is_null) {
+    out.reset();
+    return true;
+  }
+  return get(v, out.emplace());
+}
+bool get(od::value v, std::vector<std::uint64_t>& out) {
+  od::array a;
+  if (v.get_array().get(a) != simdjson::SUCCESS) return false;
+  out.clear();
+  for (auto x : a) {
+    std::uint64_t n = 0;
+    if (x.get_uint64().get(n) != simdjson::SUCCESS) return false;
+    out.push_back(n);
+  }
+  return true;
+}
+// Field k of an object, in document order.
+template <class T>
+bool field(od::object& o, const char* k, T& out) {
+  od::value v;
+  return o[k].get(v) == simdjson::SUCCESS && get(v, out);
+}
+template <class T, class F>
+bool get_vector(od::value v, std::vector<T>& out, F read) {
+  od::array a;
+  if (v.get_array().get(a) != simdjson::SUCCESS) return false;
+  out.clear();
+  for (auto x : a) {
+    od::object o;
+    if (x.get_object().get(o) != simdjson::SUCCESS || !read(o, out.emplace_back())) return false;
+  }
+  return true;
+}
+template <class T, class F>
+bool get_map(od::value v, std::map<std::string, T>& out, F read) {
+  od::object o;
+  if (v.get_object().get(o) != simdjson::SUCCESS) return false;
+  out.clear();
+  for (auto m : o) {
+    std::string_view key;
+    od::value x;
+    if (m.unescaped_key().get(key) != simdjson::SUCCESS || m.value().get(x) != simdjson::SUCCESS ||
+        !read(x, out[std::string(key)]))
+      return false;
+  }
+  return true;
+}
+template <class T, class F>
+bool map_field(od::object& o, const char* k, std::map<std::string, T>& out, F read) {
+  od::value v;
+  return o[k].get(v) == simdjson::SUCCESS && get_map(v, out, read);
+}
+template <class T, class F>
+bool vector_field(od::object& o, const char* k, std::vector<T>& out, F read) {
+  od::value v;
+  return o[k].get(v) == simdjson::SUCCESS && get_vector(v, out, read);
+}
+bool names(od::object& o, const char* k, ct_names& out) {
+  return map_field(o, k, out, [](od::value x, std::string& s) { return get(x, s); });
+}
+
+bool read_event(od::value v, ct_event& e) {
+  od::object o;
+  return v.get_object().get(o) == simdjson::SUCCESS && field(o, "description", e.description) &&
+         field(o, "id", e.id) && field(o, "logo", e.logo) && field(o, "name", e.name) &&
+         field(o, "subTopicIds", e.subTopicIds) && field(o, "subjectCode", e.subjectCode) &&
+         field(o, "subtitle", e.subtitle) && field(o, "topicIds", e.topicIds);
+}
+bool read_area(od::object& o, ct_area& a) {
+  return field(o, "areaId", a.areaId) && field(o, "blockIds", a.blockIds);
+}
+bool read_seat_category(od::object& o, ct_seat_category& c) {
+  return vector_field(o, "areas", c.areas, read_area) &&
+         field(o, "seatCategoryId", c.seatCategoryId);
+}
+bool read_price(od::object& o, ct_price& c) {
+  return field(o, "amount", c.amount) &&
+         field(o, "audienceSubCategoryId", c.audienceSubCategoryId) &&
+         field(o, "seatCategoryId", c.seatCategoryId);
+}
+bool read_performance(od::object& o, ct_performance& p) {
+  return field(o, "eventId", p.eventId) && field(o, "id", p.id) && field(o, "logo", p.logo) &&
+         field(o, "name", p.name) && vector_field(o, "prices", p.prices, read_price) &&
+         vector_field(o, "seatCategories", p.seatCategories, read_seat_category) &&
+         field(o, "seatMapImage", p.seatMapImage) && field(o, "start", p.start) &&
+         field(o, "venueCode", p.venueCode);
+}
+
+}  // namespace
+
+bool read_ondemand(ondemand_input& in, ct_root& out) {
+  od::document doc;
+  if (in.parser.iterate(in.text).get(doc) != simdjson::SUCCESS) return false;
+  od::object o;
+  if (doc.get_object().get(o) != simdjson::SUCCESS) return false;
+  return names(o, "areaNames", out.areaNames) &&
+         names(o, "audienceSubCategoryNames", out.audienceSubCategoryNames) &&
+         names(o, "blockNames", out.blockNames) && map_field(o, "events", out.events, read_event) &&
+         vector_field(o, "performances", out.performances, read_performance) &&
+         names(o, "seatCategoryNames", out.seatCategoryNames) &&
+         names(o, "subTopicNames", out.subTopicNames) &&
+         names(o, "subjectNames", out.subjectNames) && names(o, "topicNames", out.topicNames) &&
+         map_field(o, "topicSubTopics", out.topicSubTopics,
+                   [](od::value x, std::vector<std::uint64_t>& v) { return get(x, v); }) &&
+         names(o, "venueNames", out.venueNames);
 }
 
 }  // namespace keel::bench::model

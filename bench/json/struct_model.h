@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The struct model of keel bench json's struct/<read|write>/twitter cases: twitter.json's
-// statuses with the fields a user typically extracts (other keys are ignored when reading).
+// The struct models of keel bench json's struct/<read|write>/<model> cases: twitter.json's
+// statuses with the fields a user typically extracts (other keys are ignored when reading), and
+// citm_catalog.json whole.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,15 +52,92 @@ inline std::uint64_t checksum(const tw_root& r) {
   return s;
 }
 
+// citm_catalog.json whole: name tables (maps of id to name), events by id, performances with
+// their prices and seat categories. Null members are empty optionals (left out when written).
+struct ct_event {
+  std::optional<std::string> description;
+  std::uint64_t id = 0;
+  std::optional<std::string> logo;
+  std::string name;
+  std::vector<std::uint64_t> subTopicIds;
+  std::optional<std::string> subjectCode, subtitle;
+  std::vector<std::uint64_t> topicIds;
+};
+KEEL_FIELDS(ct_event, description, id, logo, name, subTopicIds, subjectCode, subtitle, topicIds)
+
+struct ct_price {
+  std::uint64_t amount = 0, audienceSubCategoryId = 0, seatCategoryId = 0;
+};
+KEEL_FIELDS(ct_price, amount, audienceSubCategoryId, seatCategoryId)
+
+struct ct_area {
+  std::uint64_t areaId = 0;
+  std::vector<std::uint64_t> blockIds;
+};
+KEEL_FIELDS(ct_area, areaId, blockIds)
+
+struct ct_seat_category {
+  std::vector<ct_area> areas;
+  std::uint64_t seatCategoryId = 0;
+};
+KEEL_FIELDS(ct_seat_category, areas, seatCategoryId)
+
+struct ct_performance {
+  std::uint64_t eventId = 0, id = 0;
+  std::optional<std::string> logo, name;
+  std::vector<ct_price> prices;
+  std::vector<ct_seat_category> seatCategories;
+  std::optional<std::string> seatMapImage;
+  std::uint64_t start = 0;
+  std::string venueCode;
+};
+KEEL_FIELDS(ct_performance, eventId, id, logo, name, prices, seatCategories, seatMapImage, start,
+            venueCode)
+
+using ct_names = std::map<std::string, std::string>;
+struct ct_root {
+  ct_names areaNames, audienceSubCategoryNames, blockNames;
+  std::map<std::string, ct_event> events;
+  std::vector<ct_performance> performances;
+  ct_names seatCategoryNames, subTopicNames, subjectNames, topicNames;
+  std::map<std::string, std::vector<std::uint64_t>> topicSubTopics;
+  ct_names venueNames;
+};
+KEEL_FIELDS(ct_root, areaNames, audienceSubCategoryNames, blockNames, events, performances,
+            seatCategoryNames, subTopicNames, subjectNames, topicNames, topicSubTopics, venueNames)
+
+inline std::uint64_t checksum(const ct_root& r) {
+  std::uint64_t s = r.areaNames.size() + r.seatCategoryNames.size() * 3 + r.topicNames.size() * 7;
+  for (const auto& [id, e] : r.events) {
+    s += id.size() + e.id % 1000 + e.name.size() + e.subTopicIds.size() + e.topicIds.size() +
+         (e.logo ? e.logo->size() : 0);
+  }
+  for (const ct_performance& p : r.performances) {
+    s += p.eventId % 1000 + p.start % 977 + p.venueCode.size() + (p.logo ? 1 : 0);
+    for (const ct_price& x : p.prices) s += x.amount % 1000;
+    for (const ct_seat_category& c : p.seatCategories) {
+      for (const ct_area& a : c.areas) s += a.areaId % 100 + a.blockIds.size();
+    }
+  }
+  for (const auto& [id, v] : r.topicSubTopics) s += v.size() * 11;
+  return s;
+}
+
 // Peers (peer_struct.cpp: RapidJSON and nlohmann::json; peer_struct_ondemand.cpp: simdjson
-// On-Demand). Each read returns false on failure; each write returns the text's size.
+// On-Demand), one overload per model. Each read returns false on failure; each write returns the
+// text's size and writes what keel writes (empty optionals left out).
 bool read_rapidjson(const std::string& text, tw_root& out);
 std::size_t write_rapidjson(const tw_root& r, std::string& out);
 bool read_nlohmann(const std::string& text, tw_root& out);
 std::size_t write_nlohmann(const tw_root& r, std::string& out);
+bool read_rapidjson(const std::string& text, ct_root& out);
+std::size_t write_rapidjson(const ct_root& r, std::string& out);
+bool read_nlohmann(const std::string& text, ct_root& out);
+std::size_t write_nlohmann(const ct_root& r, std::string& out);
 // simdjson needs its padding: `padded` is a copy made once with prepare_ondemand.
 struct ondemand_input;
 std::shared_ptr<ondemand_input> prepare_ondemand(const std::string& text);
 bool read_ondemand(ondemand_input& in, tw_root& out);
+bool read_ondemand(ondemand_input& in, ct_root& out);
 
 }  // namespace keel::bench::model
