@@ -38,8 +38,8 @@ void round_trip(const value& v, const parse_options& po) {
 void run(std::string_view in, parse_options po) {
   po.isa = isa::scalar;
   auto ref = parse(in, po);
-  for (isa k : {isa::avx2, isa::avx512}) {
-    if (!isa_supported(k)) continue;
+  for (isa k : keel::all_isas) {
+    if (k == isa::scalar || !isa_supported(k)) continue;
     po.isa = k;
     auto r = parse(in, po);
     check(r.ok() == ref.ok());

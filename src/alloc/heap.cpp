@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "alloc/internal.h"
+#include "common/cpu_hints.h"
 
 namespace keel::alloc::detail {
 
@@ -40,7 +41,7 @@ void spinlock::lock() {
     if (spins > 64)
       sched_yield();
     else
-      __builtin_ia32_pause();
+      keel::detail::cpu_relax();
   }
 }
 

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "alloc/internal.h"
+#include "common/cpu_hints.h"
 
 namespace keel::alloc::detail {
 
@@ -69,7 +70,7 @@ std::uint64_t os_random() {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     r = static_cast<std::uint64_t>(ts.tv_nsec) ^ (reinterpret_cast<std::uintptr_t>(&r) << 16) ^
-        __builtin_ia32_rdtsc();
+        keel::detail::cycle_counter();
   }
   r ^= r >> 31;
   r *= 0x9E3779B97F4A7C15ull;

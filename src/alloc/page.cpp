@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "alloc/internal.h"
+#include "common/cpu_hints.h"
 
 namespace keel::alloc::detail {
 
@@ -18,7 +19,7 @@ void page_init(page* pg, std::size_t cls, std::uint8_t* start, std::size_t bytes
   // A fresh link key for every use of the page: the process secret, the page and the time stamp
   // counter, mixed (a page reused for another class gets another key).
   std::uint64_t k =
-      g_link_secret ^ reinterpret_cast<std::uintptr_t>(start) ^ __builtin_ia32_rdtsc();
+      g_link_secret ^ reinterpret_cast<std::uintptr_t>(start) ^ keel::detail::cycle_counter();
   k ^= k >> 33;
   k *= 0xff51afd7ed558ccdull;
   k ^= k >> 33;

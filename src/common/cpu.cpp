@@ -10,8 +10,9 @@ namespace keel {
 namespace {
 
 cpu_features detect() noexcept {
-  __builtin_cpu_init();
   cpu_features f;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   f.sse42 = __builtin_cpu_supports("sse4.2");
   f.pclmul = __builtin_cpu_supports("pclmul");
   f.popcnt = __builtin_cpu_supports("popcnt");
@@ -25,6 +26,9 @@ cpu_features detect() noexcept {
   f.avx512dq = __builtin_cpu_supports("avx512dq");
   f.avx512vbmi = __builtin_cpu_supports("avx512vbmi");
   f.avx512vbmi2 = __builtin_cpu_supports("avx512vbmi2");
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+  f.neon = true;  // part of the AArch64 base architecture
+#endif
   return f;
 }
 
@@ -68,6 +72,8 @@ bool isa_supported(isa which) noexcept {
       return f.avx2 && f.bmi1 && f.bmi2 && f.pclmul && f.popcnt;
     case isa::avx512:
       return isa_supported(isa::avx2) && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi2;
+    case isa::neon:
+      return f.neon;
   }
   return false;
 }
@@ -75,6 +81,7 @@ bool isa_supported(isa which) noexcept {
 isa best_isa() noexcept {
   static const isa best = isa_supported(isa::avx512) ? isa::avx512
                           : isa_supported(isa::avx2) ? isa::avx2
+                          : isa_supported(isa::neon) ? isa::neon
                                                      : isa::scalar;
   return best;
 }
@@ -87,6 +94,8 @@ const char* isa_name(isa which) noexcept {
       return "avx2";
     case isa::avx512:
       return "avx512";
+    case isa::neon:
+      return "neon";
     case isa::automatic:
       break;
   }
@@ -97,6 +106,7 @@ isa parse_isa(std::string_view name) noexcept {
   if (name == "scalar") return isa::scalar;
   if (name == "avx2") return isa::avx2;
   if (name == "avx512") return isa::avx512;
+  if (name == "neon") return isa::neon;
   return isa::automatic;
 }
 

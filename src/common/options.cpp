@@ -11,7 +11,7 @@ namespace {
 
 constexpr option_info kTable[] = {
     {"KEEL_JSON_ISA", "json", "best this CPU runs",
-     "kernel set of the JSON parser and writer: avx512, avx2 or scalar"},
+     "kernel set of the JSON parser and writer: avx512, avx2, neon or scalar"},
     {"KEEL_BINCODE_ISA", "bincode", "best this CPU runs",
      "block copies: avx512 or avx2 the copy kernels of that set, scalar the C library's memcpy"},
     {"KEEL_MSG_ISA", "msg", "best this CPU runs",

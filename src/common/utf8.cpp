@@ -41,10 +41,15 @@ using kernel = bool (*)(const std::uint8_t*, std::size_t) noexcept;
 kernel kernel_for(isa which) noexcept {
   if (!isa_supported(which)) which = isa::scalar;
   switch (which) {
+#if defined(__x86_64__)
     case isa::avx512:
       return detail::utf8_valid_avx512;
     case isa::avx2:
       return detail::utf8_valid_avx2;
+#elif defined(__aarch64__)
+    case isa::neon:
+      return detail::utf8_valid_neon;
+#endif
     default:
       return utf8_valid_scalar;
   }

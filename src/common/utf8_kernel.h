@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The vector UTF-8 validator of a whole buffer, written once over the byte-vector primitives of
-// simd_<isa>.h and instantiated per instruction set (utf8_avx2.cpp, utf8_avx512.cpp).
+// simd_<isa>.h and instantiated per instruction set (utf8_avx2.cpp, utf8_avx512.cpp on x86-64,
+// utf8_neon.cpp on AArch64).
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,11 @@ bool utf8_valid_vec(const std::uint8_t* p, std::size_t n) noexcept {
   return !S::any(check.error);
 }
 
+#if defined(__x86_64__)
 bool utf8_valid_avx2(const std::uint8_t* p, std::size_t n) noexcept;
 bool utf8_valid_avx512(const std::uint8_t* p, std::size_t n) noexcept;
+#elif defined(__aarch64__)
+bool utf8_valid_neon(const std::uint8_t* p, std::size_t n) noexcept;
+#endif
 
 }  // namespace keel::detail

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Number to text for the writer. Integers and the significands of doubles are turned into 16
-// ASCII digits at once in one SSE2 register (x86-64's baseline; no table, no division chain),
+// ASCII digits at once in one SSE2 register (x86-64's baseline; no table, no division chain; a
+// NEON register filled from two SWAR halves on AArch64),
 // scaled first so that the first significant digit is the register's first byte: the digits are
 // then written with whole-register stores at their final place, never copied through memory.
 // Doubles are the shortest text that reads back to the same double (Dragonbox), always with a
 // '.' or an exponent so that a double stays a double when parsed again.
 #pragma once
 
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+
+#include "common/simd_neon.h"
+#endif
 
 #include <bit>
 #include <cmath>
@@ -44,6 +51,9 @@ inline int decimal_length(std::uint64_t v) noexcept {
   const int t = ((64 - std::countl_zero(v | 1)) * 1233) >> 12;  // floor(log10(2^bits)) approx
   return t + (v >= kPow10U64[t]) + (v == 0);
 }
+
+#if defined(__x86_64__)
+using digit_reg = __m128i;  // 16 ASCII digits, the first at byte 0
 
 // The 16 decimal digits of v < 10^16, most significant first (leading zeros kept), as ASCII bytes.
 // v splits into four 4-digit groups (scalar multiply-shift divisions); in 16-bit lanes each group
@@ -99,6 +109,14 @@ inline void store_with_point(char* out, __m128i digits, int point) noexcept {
   store16(out, _mm_or_si128(_mm_or_si128(keep, tail), dot));
 }
 
+inline digit_reg zero_digits() noexcept { return _mm_set1_epi8('0'); }
+
+// One bit per byte of digits that is not '0'.
+inline unsigned nonzero_digits(digit_reg digits) noexcept {
+  return ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(digits, zero_digits()))) & 0xffffu;
+}
+#endif
+
 // The 8 decimal digits of v < 10^8 as ASCII bytes in a uint64_t, most significant digit in the
 // lowest byte (SWAR: the two 4-digit halves in 32-bit lanes, split into 2-digit halves in 16-bit
 // lanes, x / 100 = x * 10486 >> 20 for x < 10^4, then into digits in bytes, y / 10 = y * 103 >> 10
@@ -110,6 +128,46 @@ inline std::uint64_t digits8(std::uint32_t v) noexcept {
   const std::uint64_t q1 = ((w2 * 103) >> 10) & 0x000f000f000f000fULL;
   return (q1 | ((w2 - q1 * 10) << 8)) | 0x3030303030303030ULL;
 }
+
+#if defined(__aarch64__)
+using digit_reg = uint8x16_t;  // 16 ASCII digits, the first at byte 0
+
+// The 16 decimal digits of v < 10^16 (as the x86-64 form above): two halves of eight by SWAR.
+inline digit_reg digits16(std::uint64_t v) noexcept {
+  return vcombine_u8(vcreate_u8(digits8(static_cast<std::uint32_t>(v / 100000000))),
+                     vcreate_u8(digits8(static_cast<std::uint32_t>(v % 100000000))));
+}
+
+inline void store16(char* out, digit_reg v) noexcept {
+  vst1q_u8(reinterpret_cast<std::uint8_t*>(out), v);
+}
+
+// digits with a '.' inserted before digit `point` (as the x86-64 form above).
+inline void store_with_point(char* out, digit_reg digits, int point) noexcept {
+  alignas(16) static constexpr std::uint8_t kLow[32] = {
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0};
+  alignas(16) static constexpr std::uint8_t kDot[32] = {0, 0, 0, 0, 0, 0,   0, 0, 0, 0, 0,
+                                                        0, 0, 0, 0, 0, '.', 0, 0, 0, 0, 0,
+                                                        0, 0, 0, 0, 0, 0,   0, 0, 0, 0};
+  const auto idx = static_cast<std::size_t>(16 - point);
+  const uint8x16_t low = vld1q_u8(kLow + idx);
+  const uint8x16_t dot = vld1q_u8(kDot + idx);
+  const uint8x16_t shifted = vextq_u8(vdupq_n_u8(0), digits, 15);  // digit i at byte i + 1
+  const uint8x16_t keep = vandq_u8(low, digits);
+  const uint8x16_t tail = vbicq_u8(shifted, vorrq_u8(low, vceqq_u8(dot, vdupq_n_u8('.'))));
+  store16(out + 1, digits);
+  store16(out, vorrq_u8(vorrq_u8(keep, tail), dot));
+}
+
+inline digit_reg zero_digits() noexcept { return vdupq_n_u8('0'); }
+
+// One bit per byte of digits that is not '0'.
+inline unsigned nonzero_digits(digit_reg digits) noexcept {
+  return ~keel::detail::simd_neon::bits(vceqq_u8(digits, zero_digits())) & 0xffffu;
+}
+#endif
 
 // Writes v < 10^8, decimal_length(v) == len <= 8: one 8-byte store (the text's len bytes first).
 inline void store_small(char* out, std::uint32_t v, int len) noexcept {
@@ -206,11 +264,9 @@ inline char* write_double(double d, char* out) noexcept {
   }
   // The digits, first one at byte 0, zeros after them; k16 = digits up to the last nonzero one
   // (0 only when a lead digit is followed by sixteen zeros).
-  const __m128i zeros = _mm_set1_epi8('0');
-  const __m128i digits = digits16(sig * kPow10U64[16 - k16]);
-  const auto nonzero =
-      ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(digits, zeros))) & 0xffffu;
-  k16 = 32 - std::countl_zero(nonzero);
+  const digit_reg zeros = zero_digits();
+  const digit_reg digits = digits16(sig * kPow10U64[16 - k16]);
+  k16 = 32 - std::countl_zero(nonzero_digits(digits));
   if (point > 0 && point <= 21) {
     if (lead) {
       *out++ = lead;

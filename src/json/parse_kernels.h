@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The parser, written once over an ISA traits type I (isa_scalar.h, isa_avx2.h, isa_avx512.h)
-// and instantiated in parse_<isa>.cpp, each compiled with its own instruction-set flags.
+// The parser, written once over an ISA traits type I (isa_scalar.h, isa_avx2.h, isa_avx512.h,
+// isa_neon.h) and instantiated in parse_<isa>.cpp, each compiled with its own instruction-set
+// flags.
 //
 // Stage 1 reads the input in 64-byte blocks and, with bit masks, finds every structural
 // character ({ } [ ] , : and both quotes of each string) and the first byte of every other token
@@ -20,7 +21,11 @@
 
 #include "common/utf8.h"
 #include "common/utf8_check.h"
+#if defined(__x86_64__)
 #include "json/digits_sse.h"
+#elif defined(__aarch64__)
+#include "json/digits_neon.h"
+#endif
 #include "json/parse_state.h"
 #include "json/pow10.h"
 #include "keel/detail/attributes.h"

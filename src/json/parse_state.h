@@ -45,7 +45,11 @@ inline constexpr std::size_t kStringSlack = 80;      // string copies write whol
 
 using kernel_fn = void (*)(parse_state&);
 void parse_scalar(parse_state& st);
+#if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
+#elif defined(__aarch64__)
+void parse_neon(parse_state& st);
+#endif
 
 }  // namespace keel::json::detail

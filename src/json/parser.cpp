@@ -35,10 +35,15 @@ T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) noexcept {
 
 kernel_fn kernel_for(isa which) {
   switch (which) {
+#if defined(__x86_64__)
     case isa::avx512:
       return parse_avx512;
     case isa::avx2:
       return parse_avx2;
+#elif defined(__aarch64__)
+    case isa::neon:
+      return parse_neon;
+#endif
     default:
       return parse_scalar;
   }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The writer's kernel: one loop over the node array in document order, with an explicit stack
 // of open containers. The string scan is written once over a block type (write_isa.h) and
-// instantiated per instruction set: 16-byte SSE2 blocks inline here, 32-byte AVX2 blocks for
-// long strings in write_avx2.cpp (used by the avx2 and avx512 kernel sets). The output cursor and
+// instantiated per instruction set: 16-byte baseline blocks (SSE2 or NEON) inline here, 32-byte
+// AVX2 blocks for long strings in write_avx2.cpp (used by the avx2 and avx512 kernel sets), 32-byte
+// NEON blocks in write_neon.cpp (the neon kernel set). The output cursor and
 // the innermost container live in locals (registers); the buffer keeps kWriteSlack spare bytes past
 // its limit, so only strings (and pretty indentation) need a size-dependent room check, everything
 // else one compare per value.
@@ -44,7 +45,11 @@ const node** grow_stack(std::vector<const node*>& stack, std::size_t depth);
 // The wide kernel sets' scan for strings longer than kShortString (write_avx2.cpp, compiled with
 // the avx2 set's flags; the avx512 set uses it too): the quoted string's body at p.
 using long_scan = char* (*)(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+#if defined(__x86_64__)
 char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+#elif defined(__aarch64__)
+char* scan_long_neon(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
+#endif
 
 // A literal's text (without its NUL) at p.
 template <std::size_t N>
@@ -86,20 +91,21 @@ KEEL_INLINE char* scan_string(char* p, const char* s, std::size_t len, escape_ex
 // Strings up to kShortString bytes (most keys and many values) go through 16-byte blocks, which
 // measured faster for them than wide blocks; longer ones through the kernel set's scan (Long,
 // out of line; nullptr: 16-byte blocks throughout). The loop around them is compiled once with
-// x86-64's baseline flags: built with -mavx2 it measured 8 % slower on citm_catalog.json.
+// the architecture's baseline flags: built with -mavx2 it measured 8 % slower on
+// citm_catalog.json.
 inline constexpr std::size_t kShortString = 32;
 
 template <long_scan Long, bool Plain>
 KEEL_INLINE char* put_string(char* p, const char* s, std::size_t len, escape_extra x) noexcept {
   *p++ = '"';
   // The first 16-byte block decides alone for short strings without escapes.
-  auto m = wisa_sse2::copy_block<Plain>(s, p, x);
-  if (len < wisa_sse2::kBlock) m &= (1u << len) - 1;
-  if (m == 0 && len <= wisa_sse2::kBlock) {
+  auto m = wisa_base::copy_block<Plain>(s, p, x);
+  if (len < wisa_base::kBlock) m &= (1u << len) - 1;
+  if (m == 0 && len <= wisa_base::kBlock) {
     p += len;
   } else {
     if (Long == nullptr || len <= kShortString)
-      p = scan_string<wisa_sse2, Plain>(p, s, len, x);
+      p = scan_string<wisa_base, Plain>(p, s, len, x);
     else
       p = Long(p, s, len, x);
     if (p == nullptr) return nullptr;
@@ -113,10 +119,10 @@ KEEL_INLINE char* put_string(char* p, const char* s, std::size_t len, escape_ext
 // string stay in the string area, as in scan_string), memcpy beyond.
 KEEL_INLINE char* put_noescape_string(char* p, const char* s, std::size_t len) noexcept {
   *p++ = '"';
-  wisa_sse2::copy(s, p);
-  if (len > wisa_sse2::kBlock) {
-    if (len <= 2 * wisa_sse2::kBlock)
-      wisa_sse2::copy(s + len - wisa_sse2::kBlock, p + len - wisa_sse2::kBlock);
+  wisa_base::copy(s, p);
+  if (len > wisa_base::kBlock) {
+    if (len <= 2 * wisa_base::kBlock)
+      wisa_base::copy(s + len - wisa_base::kBlock, p + len - wisa_base::kBlock);
     else
       std::memcpy(p, s, len);
   }

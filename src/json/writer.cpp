@@ -92,7 +92,7 @@ void detail::text_sink::grow(std::size_t n) { grow_output(buf_, cap_, size_, n);
 
 bool detail::text_sink::string(std::string_view s) {
   const std::size_t len = s.size();
-  constexpr std::size_t kBlock = wisa_sse2::kBlock;
+  constexpr std::size_t kBlock = wisa_base::kBlock;
   // The bytes after the last whole 16-byte block, copied into a block padded with a byte that
   // needs no escape: the string has no slack after it to read past.
   const std::size_t whole = len - len % kBlock;
@@ -100,9 +100,9 @@ bool detail::text_sink::string(std::string_view s) {
   std::memcpy(tail, s.data() + whole, len - whole);
   std::memset(tail + (len - whole), 'a', kBlock - (len - whole));
   // Only a string with a byte above 0x7f needs the UTF-8 check.
-  auto high = wisa_sse2::high_bytes(tail);
+  auto high = wisa_base::high_bytes(tail);
   for (std::size_t i = 0; i < whole && high == 0; i += kBlock) {
-    high = wisa_sse2::high_bytes(s.data() + i);
+    high = wisa_base::high_bytes(s.data() + i);
   }
   if (high != 0 && !keel::utf8_valid(s)) return false;
   char* p = room(len * 6 + 2);
@@ -114,11 +114,11 @@ bool detail::text_sink::string(std::string_view s) {
   // its first byte to escape), then the rest byte by byte.
   std::size_t i = 0;
   while (len - i >= kBlock) {
-    const auto m = plain ? wisa_sse2::copy_block<true>(s.data() + i, p, x)
-                         : wisa_sse2::copy_block<false>(s.data() + i, p, x);
+    const auto m = plain ? wisa_base::copy_block<true>(s.data() + i, p, x)
+                         : wisa_base::copy_block<false>(s.data() + i, p, x);
     if (m == 0) {
-      i += wisa_sse2::kBlock;
-      p += wisa_sse2::kBlock;
+      i += wisa_base::kBlock;
+      p += wisa_base::kBlock;
       continue;
     }
     const auto k = static_cast<std::size_t>(std::countr_zero(m));
@@ -126,8 +126,8 @@ bool detail::text_sink::string(std::string_view s) {
     p = escape(p + k, s.data(), len, i);
   }
   if (i == whole && i < len) {
-    const auto m = (plain ? wisa_sse2::copy_block<true>(tail, p, x)
-                          : wisa_sse2::copy_block<false>(tail, p, x)) &
+    const auto m = (plain ? wisa_base::copy_block<true>(tail, p, x)
+                          : wisa_base::copy_block<false>(tail, p, x)) &
                    ((1u << (len - i)) - 1);
     const std::size_t k = m == 0 ? len - i : static_cast<std::size_t>(std::countr_zero(m));
     i += k;
@@ -188,11 +188,16 @@ result<std::string_view> writer::write_nodes(const detail::node* root,
     std::size_t size = 0;
     // The avx512 kernel set writes long strings with the avx2 set's 32-byte blocks (docs/json.md:
     // 64-byte blocks left some processes in a slow state on twitter.json).
+#if defined(__x86_64__)
+    constexpr detail::long_scan wide = detail::scan_long_avx2;
+#elif defined(__aarch64__)
+    constexpr detail::long_scan wide = detail::scan_long_neon;
+#endif
     const error_code e = which == isa::scalar
                              ? detail::write_document<nullptr, Mut>(buf_, capacity_, size, root,
                                                                     strings, stack_, options_)
-                             : detail::write_document<detail::scan_long_avx2, Mut>(
-                                   buf_, capacity_, size, root, strings, stack_, options_);
+                             : detail::write_document<wide, Mut>(buf_, capacity_, size, root,
+                                                                 strings, stack_, options_);
     if (e != error_code::ok) return e;
     return std::string_view(buf_.get(), size);
   } catch (const std::bad_alloc&) {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/cpu_hints.h"
+
 namespace keel::pool::detail::os {
 
 // Sleeps while `*word == expected` (spurious returns allowed); timeout_ns < 0: no timeout.
@@ -41,12 +43,6 @@ void heavy_fence() noexcept;
 // Monotonic nanoseconds.
 std::uint64_t now_ns() noexcept;
 
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
+inline void cpu_relax() noexcept { keel::detail::cpu_relax(); }
 
 }  // namespace keel::pool::detail::os

@@ -21,16 +21,21 @@ TEST(Cpu, KernelSetsFollowTheFeatures) {
     EXPECT_TRUE(keel::isa_supported(keel::isa::avx2));
     EXPECT_TRUE(f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi2);
   }
+  // NEON on AArch64 (part of its base), never beside the x86-64 sets.
+  EXPECT_EQ(keel::isa_supported(keel::isa::neon), f.neon);
+  EXPECT_FALSE(f.neon && f.avx2);
   const keel::isa best = keel::best_isa();
   EXPECT_TRUE(keel::isa_supported(best));
   if (keel::isa_supported(keel::isa::avx512)) {
     EXPECT_EQ(best, keel::isa::avx512);
   }
+  if (keel::isa_supported(keel::isa::neon)) {
+    EXPECT_EQ(best, keel::isa::neon);
+  }
 }
 
 TEST(Cpu, NamesRoundTrip) {
-  for (keel::isa i : {keel::isa::scalar, keel::isa::avx2, keel::isa::avx512})
-    EXPECT_EQ(keel::parse_isa(keel::isa_name(i)), i);
+  for (keel::isa i : keel::all_isas) EXPECT_EQ(keel::parse_isa(keel::isa_name(i)), i);
   EXPECT_EQ(keel::parse_isa("sse9"), keel::isa::automatic);
   EXPECT_EQ(keel::parse_isa(""), keel::isa::automatic);
   EXPECT_STREQ(keel::isa_name(keel::isa::automatic), "automatic");

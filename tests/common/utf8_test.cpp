@@ -16,8 +16,8 @@ namespace {
 
 std::vector<keel::isa> kernel_sets() {
   std::vector<keel::isa> v{keel::isa::scalar};
-  for (keel::isa i : {keel::isa::avx2, keel::isa::avx512})
-    if (keel::isa_supported(i)) v.push_back(i);
+  for (keel::isa i : keel::all_isas)
+    if (i != keel::isa::scalar && keel::isa_supported(i)) v.push_back(i);
   return v;
 }
 

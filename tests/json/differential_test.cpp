@@ -201,7 +201,7 @@ TEST_P(Differential, MutatedDocumentsSameVerdict) {
   EXPECT_GT(rejected, 1000);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, Differential, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+INSTANTIATE_TEST_SUITE_P(Isa, Differential, ::testing::ValuesIn(keel::all_isas),
                          keel::json::test::isa_test_name);
 
 }  // namespace

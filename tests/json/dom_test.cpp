@@ -137,7 +137,7 @@ bool no_escape(const value& v) { return (v.node_ptr()->tag & detail::kNoEscape) 
 
 std::vector<isa> isas() {
   std::vector<isa> v;
-  for (isa i : {isa::scalar, isa::avx2, isa::avx512})
+  for (isa i : keel::all_isas)
     if (isa_supported(i)) v.push_back(i);
   return v;
 }

@@ -250,7 +250,7 @@ TEST(Mutable, CorpusSameTextAsImmutable) {
     ASSERT_TRUE(doc.ok());
     const mutable_document m(doc->root());
     ASSERT_TRUE(m.root().equals(doc->root()));
-    for (const isa which : {isa::scalar, isa::avx2, isa::avx512}) {
+    for (const isa which : keel::all_isas) {
       if (!isa_supported(which)) continue;
       for (write_options o : opts) {
         o.isa = which;

@@ -503,13 +503,13 @@ TEST_P(Parse, TruncatedAtEveryByte) {
   EXPECT_TRUE(p("{}").ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, Parse, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+INSTANTIATE_TEST_SUITE_P(Isa, Parse, ::testing::ValuesIn(keel::all_isas),
                          keel::json::test::isa_test_name);
 
 TEST(ParseIsa, ForcedUnavailableOrAutomatic) {
   parse_options o;
   EXPECT_TRUE(parse("[]", o).ok());
-  for (isa k : {isa::scalar, isa::avx2, isa::avx512}) {
+  for (isa k : keel::all_isas) {
     o.isa = k;
     EXPECT_EQ(parse("[]", o).ok(), isa_supported(k));
     if (!isa_supported(k)) {
@@ -523,11 +523,12 @@ TEST(ParseIsa, ForcedUnavailableOrAutomatic) {
 
 namespace {
 
-// The vector UTF-8 check (AVX2, AVX-512) and the scalar one agree on the verdict and the offset.
+// The vector UTF-8 check (AVX2, AVX-512, NEON) and the scalar one agree on the verdict and the
+// offset.
 TEST(Utf8Kernels, AgreeWithScalar) {
   std::vector<isa> vector_isas;
-  for (isa k : {isa::avx2, isa::avx512}) {
-    if (isa_supported(k)) vector_isas.push_back(k);
+  for (isa k : keel::all_isas) {
+    if (k != isa::scalar && isa_supported(k)) vector_isas.push_back(k);
   }
   if (vector_isas.empty()) GTEST_SKIP();
   auto check = [&](const std::string& text) {

@@ -117,8 +117,8 @@ TEST(SuiteKernels, SameDomOnEveryIsa) {
     parse_options o;
     o.isa = isa::scalar;
     auto ref = parse(text, o);
-    for (isa k : {isa::avx2, isa::avx512}) {
-      if (!isa_supported(k)) continue;
+    for (isa k : keel::all_isas) {
+      if (k == isa::scalar || !isa_supported(k)) continue;
       o.isa = k;
       auto r = parse(text, o);
       ASSERT_EQ(r.ok(), ref.ok()) << f << " on " << isa_name(k);
@@ -134,7 +134,7 @@ TEST(SuiteKernels, SameDomOnEveryIsa) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, Suite, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
+INSTANTIATE_TEST_SUITE_P(Isa, Suite, ::testing::ValuesIn(keel::all_isas),
                          keel::json::test::isa_test_name);
 
 }  // namespace

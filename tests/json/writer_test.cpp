@@ -241,7 +241,7 @@ void expect_doubles_match(const std::vector<double>& ds, isa which) {
 
 std::vector<isa> supported_isas() {
   std::vector<isa> v;
-  for (isa i : {isa::scalar, isa::avx2, isa::avx512})
+  for (isa i : keel::all_isas)
     if (isa_supported(i)) v.push_back(i);
   return v;
 }
@@ -535,13 +535,12 @@ TEST_P(WriterIsa, NoEscapeFlagSameOutput) {
   EXPECT_GT(written, 500u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, WriterIsa, ::testing::Values(isa::scalar, isa::avx2, isa::avx512),
-                         test::isa_test_name);
+INSTANTIATE_TEST_SUITE_P(Isa, WriterIsa, ::testing::ValuesIn(keel::all_isas), test::isa_test_name);
 
 TEST(Writer, UnavailableIsa) {
   auto d = parse("[1]");
   ASSERT_TRUE(d.ok());
-  for (isa which : {isa::avx2, isa::avx512}) {
+  for (isa which : keel::all_isas) {
     writer wr({.isa = which});
     if (isa_supported(which))
       EXPECT_EQ(*wr.write(d->root()), "[1]");

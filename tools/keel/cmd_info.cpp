@@ -30,6 +30,7 @@ std::string features_line() {
       {f.avx512dq, "avx512dq"},
       {f.avx512vbmi, "avx512vbmi"},
       {f.avx512vbmi2, "avx512vbmi2"},
+      {f.neon, "neon"},
   };
   std::string line;
   for (const auto& [has, name] : all) {
@@ -51,7 +52,7 @@ void run_info() {
   text += "cpu:       " + (model.empty() ? std::string("(unknown model)") : model) + "\n";
   text += "features:  " + features_line() + "\n";
   text += "kernels:   ";
-  for (isa i : {isa::scalar, isa::avx2, isa::avx512})
+  for (isa i : all_isas)
     if (isa_supported(i)) text += std::string(isa_name(i)) + " ";
   text += "(best: " + std::string(isa_name(best_isa())) + ")\n\nchosen paths:\n";
   text += "  json      " + std::string(isa_name(json::default_isa())) + "  (" +

@@ -41,13 +41,7 @@ json::parse_options parse_opts(const options& o) {
   p.allow_trailing_commas = o.trailing_commas;
   p.allow_nan_inf = o.nan_inf;
   p.allow_bom = o.bom;
-  if (o.isa == "scalar") {
-    p.isa = json::isa::scalar;
-  } else if (o.isa == "avx2") {
-    p.isa = json::isa::avx2;
-  } else if (o.isa == "avx512") {
-    p.isa = json::isa::avx512;
-  }
+  p.isa = keel::parse_isa(o.isa);
   return p;
 }
 
@@ -133,7 +127,7 @@ void add_parse_flags(CLI::App* c, options& o) {
   c->add_flag("--nan-inf", o.nan_inf, "Allow NaN, Infinity and -Infinity (written back as such)");
   c->add_flag("--bom", o.bom, "Skip a leading UTF-8 byte order mark");
   c->add_option("--isa", o.isa, "Force the parser's kernels")
-      ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+      ->check(CLI::IsMember({"scalar", "avx2", "avx512", "neon"}));
 }
 
 void add_write_flags(CLI::App* c, options& o, bool pretty_flag) {
