@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "common/simd_neon.h"
-#include "json/isa_scalar.h"
 
 namespace keel::json::detail {
 
@@ -36,7 +35,7 @@ struct isa_neon : keel::detail::simd_neon {
     const uint8x16_t k = vdupq_n_u8(0x80);
     return map(b, [k](uint8x16_t v) { return vcgeq_u8(v, k); });
   }
-  // Whitespace and operators (see isa_scalar.h) by table lookup on the low nibble: the four
+  // Whitespace and operators (see stage1_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
     static constexpr std::uint8_t kWs[16] = {' ', 0,    0,    0, 0, 0,    0, 0,
@@ -51,8 +50,17 @@ struct isa_neon : keel::detail::simd_neon {
       return vceqq_u8(vqtbl1q_u8(op_table, vandq_u8(x, low)), x);
     });
   }
-  // The carry-less multiply (PMULL) is an optional AArch64 extension: the portable shifts.
-  static std::uint64_t prefix_xor(std::uint64_t x) noexcept { return isa_scalar::prefix_xor(x); }
+  // Bit i = XOR of bits 0..i. The carry-less multiply (PMULL) that computes it at once is an
+  // optional AArch64 extension: six shifts and XORs instead.
+  static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+  }
   // The UTF-8 check (common/utf8_check.h) runs on the vector primitives of simd_neon, four
   // registers per block.
   static constexpr bool kVectorUtf8 = true;
