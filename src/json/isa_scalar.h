@@ -16,20 +16,25 @@ struct isa_scalar {
   static void stage1(parse_state& st) noexcept { stage1_scalar(st); }
   static constexpr bool kSimdDigits = false;
 
-  // String copy: kChunk bytes from src to dst; returns one bit per byte that is a backslash.
-  static constexpr std::size_t kShort = 8;  // short strings: the same 8-byte step
+  // String copy: kChunk bytes from src to dst; returns a mask whose lowest set bit is the first
+  // backslash (bit k for byte k; bits after the first backslash may be set spuriously).
+  static constexpr std::size_t kShort = 8;  // short strings: one 8-byte step
   static std::uint64_t copy_short(const std::uint8_t* src, std::uint8_t* dst) noexcept {
-    return copy_chunk(src, dst);
+    std::memcpy(dst, src, 8);
+    return backslashes(scalar_stage1::load8(src));
   }
-  static constexpr std::size_t kChunk = 8;
+  static constexpr std::size_t kChunk = 16;
   static std::uint64_t copy_chunk(const std::uint8_t* src, std::uint8_t* dst) noexcept {
-    std::uint64_t w;
-    std::memcpy(&w, src, 8);
-    std::memcpy(dst, &w, 8);
-    // Bit 7 of each byte that is a backslash, then one bit per byte.
-    constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
-    const std::uint64_t x = scalar_stage1::load8(src) ^ 0x5c5c5c5c5c5c5c5cULL;  // first byte low
-    const std::uint64_t hi = ~(((x & kLow7) + kLow7) | x | kLow7);
+    std::memcpy(dst, src, 16);
+    return backslashes(scalar_stage1::load8(src)) |
+           (backslashes(scalar_stage1::load8(src + 8)) << 8);
+  }
+  // One bit per byte of w (first byte lowest): the first backslash, and maybe bytes after it.
+  static std::uint64_t backslashes(std::uint64_t w) noexcept {
+    using scalar_stage1::kHighBits;
+    using scalar_stage1::kOnes;
+    const std::uint64_t x = w ^ (kOnes * '\\');
+    const std::uint64_t hi = (x - kOnes) & ~x & kHighBits;
     return ((hi >> 7) * 0x0102040810204080ULL) >> 56;
   }
 };

@@ -65,10 +65,12 @@ KEEL_INLINE std::uint64_t string_stops(std::uint64_t w, std::uint64_t high) noex
   return (below & ~w & kHighBits) | (w & high);
 }
 
-// Per byte of w: 0x33 where the byte is an ASCII digit. (A carry out of a byte >= 0xfa only
-// disturbs the bytes after it.)
-KEEL_INLINE std::uint64_t digit_marks(std::uint64_t w) noexcept {
-  return (w & 0xf0f0f0f0f0f0f0f0ULL) | (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) >> 4);
+// Bit 7 set in each byte of w that is not one of - . / 0-9 (the bytes of most of a number, all
+// of them token bytes). Bytes below 0x80 add without a carry out of the byte.
+KEEL_INLINE std::uint64_t not_number_bytes(std::uint64_t w) noexcept {
+  const std::uint64_t at_least_lo = w + kOnes * (0x80 - '-');  // bit 7: byte >= '-'
+  const std::uint64_t above_hi = w + kOnes * (0x80 - ':');     // bit 7: byte > '9'
+  return ~(at_least_lo & ~above_hi & ~w) & kHighBits;
 }
 
 struct scanner {
@@ -100,6 +102,21 @@ struct scanner {
   KEEL_INLINE const std::uint8_t* utf8_run(const std::uint8_t*& p) noexcept {
     const std::uint8_t* q = p;
     do {
+      if (end - q >= 3) {
+        // Two- and three-byte sequences (most non-ASCII text) from their bits at once; the rest
+        // (four bytes, errors) through utf8_sequence.
+        const std::uint32_t v = q[0] | (std::uint32_t{q[1]} << 8) | (std::uint32_t{q[2]} << 16);
+        if ((v & 0xc0e0) == 0x80c0 && (v & 0x1e) != 0) {  // 110xxxxx 10xxxxxx, lead >= 0xc2
+          q += 2;
+          continue;
+        }
+        // 1110xxxx 10xxxxxx 10xxxxxx; the lead's low nibble and bit 5 of the second byte are 0
+        // for an overlong form (E0 80..9F) and 0xd and 1 for a surrogate (ED A0..BF).
+        if ((v & 0xc0c0f0) == 0x8080e0 && (v & 0x200f) != 0 && (v & 0x200f) != 0x200d) {
+          q += 3;
+          continue;
+        }
+      }
       const std::size_t n = keel::detail::utf8_sequence(q, end);
       if (n == 0) {
         p = q;
@@ -121,7 +138,14 @@ struct scanner {
       switch (kClass.t[*p]) {
         case kWs:
           ++p;
-          // Indentation: spaces eight at a time.
+          // Indentation: up to 16 spaces without a branch on the count, then eight at a time.
+          if (end - p >= 16) {
+            const std::uint64_t o0 = load8(p) ^ (kOnes * ' ');
+            const std::uint64_t o1 = load8(p + 8) ^ (kOnes * ' ');
+            const int n = o0 != 0 ? std::countr_zero(o0) : 64 + std::countr_zero(o1);
+            p += n >> 3;
+            if (n < 128) continue;
+          }
           skip_run(p, [](std::uint64_t w) { return w ^ (kOnes * ' '); });
           continue;
         case kOp:
@@ -146,8 +170,8 @@ struct scanner {
       switch (kClass.t[*p]) {
         case kToken:
           ++p;
-          // Digits (most of a number) eight at a time.
-          skip_run(p, [](std::uint64_t w) { return digit_marks(w) ^ (kOnes * 0x33); });
+          // Digits, signs and points (most of a number) eight at a time.
+          skip_run(p, not_number_bytes);
           continue;
         case kBackslash:
           // An escaped quote continues the token; an escaped backslash escapes nothing.
@@ -178,7 +202,14 @@ struct scanner {
     // Inside a string, after its opening quote (at p[-1] or earlier).
     open = p - 1;
     for (;;) {
-      if (end - p >= 8) {
+      if (end - p >= 16) {
+        // 16 bytes per step, without a branch on where in them the contents stop.
+        const std::uint64_t m0 = string_stops(load8(p), high);
+        const std::uint64_t m1 = string_stops(load8(p + 8), high);
+        const int n = m0 != 0 ? std::countr_zero(m0) : 64 + std::countr_zero(m1);
+        p += n >> 3;
+        if (n == 128) continue;
+      } else if (end - p >= 8) {
         const std::uint64_t m = string_stops(load8(p), high);
         if (m == 0) {
           p += 8;
