@@ -104,6 +104,29 @@ TEST(BincodeSpec, StringLegacy) {
             (bytes{10, 0, 0, 0, 0, 0, 0, 0, 'H', 'e', 'l', 'l', 'o', ' ', 0xF0, 0x9F, 0x8C, 0x8D}));
 }
 
+// Strings of every length around the inline copy's moves (1, 2, 4, 8 bytes, up to 16; memcpy
+// above): the length, then exactly the bytes, nothing written past them.
+TEST(BincodeSpec, StringsOfEveryShortLength) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string str;
+    bytes want(1, static_cast<std::uint8_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      str.push_back(static_cast<char>('a' + i % 26));
+      want.push_back(static_cast<std::uint8_t>('a' + i % 26));
+    }
+    EXPECT_EQ(enc(str, kb::standard()), want) << n;
+    kb::buffer out(want.size() + 8, 0xEE);  // room after the value: must stay untouched
+    ASSERT_TRUE(kb::encode(str, std::span<std::uint8_t>(out.data(), out.size())).ok());
+    EXPECT_EQ(bytes(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(want.size())), want);
+    EXPECT_EQ(bytes(out.begin() + static_cast<std::ptrdiff_t>(want.size()), out.end()),
+              bytes(8, 0xEE))
+        << n;
+    auto back = kb::decode<std::string>(want);
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(*back, str);
+  }
+}
+
 TEST(BincodeSpec, ArraysLegacy) {
   EXPECT_EQ(enc(std::array<std::uint8_t, 5>{10, 20, 30, 40, 50}, kb::legacy()),
             (bytes{10, 20, 30, 40, 50}));

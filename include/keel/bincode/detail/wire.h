@@ -194,13 +194,42 @@ KEEL_INLINE void copy_upto64(std::uint8_t* d, const std::uint8_t* s, std::size_t
   }
 }
 
+// A copy of at most 16 bytes without a call: two overlapping moves of the widest size that fits.
+KEEL_INLINE void copy_upto16(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
+  if (n >= 8) {
+    std::uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(d, &a, 8);
+    std::memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(d, &a, 4);
+    std::memcpy(d + n - 4, &b, 4);
+  } else if (n >= 2) {
+    std::uint16_t a, b;
+    std::memcpy(&a, s, 2);
+    std::memcpy(&b, s + n - 2, 2);
+    std::memcpy(d, &a, 2);
+    std::memcpy(d + n - 2, &b, 2);
+  } else if (n == 1) {
+    *d = *s;
+  }
+}
+
 // ---- output ------------------------------------------------------------------------------
 // An unchecked sink into memory whose size was computed first (encoded_size).
 struct span_sink {
   std::uint8_t* p;
   error_code err = error_code::ok;
+  // Strings: up to 16 bytes inline (two overlapping moves), longer ones through memcpy.
   KEEL_INLINE void put(const void* src, std::size_t n) noexcept {
-    std::memcpy(p, src, n);
+    if (n <= 16)
+      copy_upto16(p, static_cast<const std::uint8_t*>(src), n);
+    else
+      std::memcpy(p, src, n);
     p += n;
   }
   // Small blocks: GCC's inline copy wins; larger ones: glibc's memcpy (A/B in copy.cpp).
