@@ -46,10 +46,12 @@ const copy_kernels libc_kernels = {libc_copy, libc_copy_prefixed};
 
 const copy_kernels& kernels_of(isa which) noexcept {
   switch (which) {
+#if defined(__x86_64__)
     case isa::avx512:
       return copy_kernels_avx512;
     case isa::avx2:
       return copy_kernels_avx2;
+#endif
     default:
       return libc_kernels;
   }
@@ -59,6 +61,7 @@ isa use(isa which) noexcept {
   if (which == isa::automatic || !isa_supported(which))
     which = keel::detail::choose_isa("KEEL_BINCODE_ISA");
   const copy_kernels& k = kernels_of(which);
+  if (&k == &libc_kernels) which = isa::scalar;  // a set without copy kernels (neon): memcpy
   copy_impl.store(k.copy, std::memory_order_relaxed);
   copy_prefixed_impl.store(k.prefixed, std::memory_order_relaxed);
   chosen.store(which, std::memory_order_relaxed);

@@ -143,6 +143,8 @@ struct copy_kernels {
 };
 // 32-byte AVX2 and 64-byte AVX-512F vectors. (The scalar path copies with the C library's memcpy:
 // a kernel of 16-byte SSE2 vectors took 1.5-2x its time from 256 bytes up.)
+#if defined(__x86_64__)
 extern const copy_kernels copy_kernels_avx2, copy_kernels_avx512;
+#endif
 
 }  // namespace keel::bincode::detail
