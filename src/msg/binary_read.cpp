@@ -2,8 +2,10 @@
 // keel binary form: the reader. Every length and count is checked against the bytes that are
 // left before anything is allocated, so memory stays proportional to the input; nesting is
 // limited by read_options::max_depth; the form is canonical (minimal varints, exact nested
-// lengths, flags 0), so what reads back writes back to the same bytes.
+// lengths, flags 0), so what reads back writes back to the same bytes. Reading into a message
+// that already holds one reuses its storage (fill.h); on an error the message is left empty.
 #include "binary_read.h"
+#include "fill.h"
 #include "keel/msg/binary.h"
 #include "text.h"
 #include "wire.h"
@@ -26,6 +28,16 @@ class reader {
   void rebase(const std::uint8_t* base) { begin_ = base; }
 
   error run(message& out) {
+    error e = whole(out);
+    if (e) {
+      out.header = header();
+      out.body().clear();
+    }
+    return e;
+  }
+
+ private:
+  error whole(message& out) {
     if (static_cast<std::size_t>(end_ - begin_) > opts_.max_size)
       return stop(error_code::too_large, begin_);
     if (end_ - p_ < static_cast<std::ptrdiff_t>(detail::kPreamble)) {
@@ -43,15 +55,13 @@ class reader {
          {&h.source_id, &h.source_sub_id, &h.target_id, &h.target_sub_id, &h.type, &h.version}) {
       std::string_view s;
       if (!text(s, true)) return err_;
-      f->assign(s);
+      if (f->size() != s.size() || !detail::same_short(f->data(), s.data(), s.size())) f->assign(s);
     }
-    out.body().clear();
     if (!entries(out.body())) return err_;
     if (p_ != end_) return stop(error_code::trailing_bytes, p_);
     return {};
   }
 
- private:
   error stop(error_code c, const std::uint8_t* at) {
     fail(c, at);
     return err_;
@@ -92,22 +102,29 @@ class reader {
   bool entries(map& m) {
     std::uint64_t n;
     if (!count(n, 2)) return false;  // a name length and a tag at least
-    m.reserve(n);
+    detail::map_filler f(m, n);
     for (std::uint64_t i = 0; i < n; ++i) {
       std::string_view name;
-      if (!text(name, true)) return false;
-      if (!item(m.add(name, value()))) return false;
+      if (!text(name, false)) return false;
+      value* v = f.same(name);  // bytes equal to a name already checked are UTF-8
+      if (v == nullptr) {
+        if (!detail::utf8_ok(name.data(), name.size()))
+          return fail(error_code::invalid_utf8, p_ - name.size());
+        v = &f.next(name);
+      }
+      if (!item(*v)) return false;
     }
+    f.finish();
     return true;
   }
   template <class T>
   bool numeric(value& v) {
     std::uint64_t n;
     if (!count(n, sizeof(T))) return false;
-    std::vector<T> a(n);
+    std::vector<T>& a = detail::value_access::reuse_numeric<T>(v);
+    a.resize(n);  // reuses the capacity of the array the value held, if any
     if (n != 0) std::memcpy(a.data(), p_, n * sizeof(T));
     p_ += n * sizeof(T);
-    v = value(std::move(a));
     return true;
   }
   // Opens a nested map or array: its 4-byte length must match what follows exactly.
@@ -125,6 +142,7 @@ class reader {
   }
 
   bool item(value& v) {
+    using detail::value_access;
     if (p_ == end_) return fail(error_code::truncated, end_);
     const std::uint8_t* at = p_;
     const std::uint8_t tag = *p_++;
@@ -132,10 +150,10 @@ class reader {
     const type t = detail::type_of_tag(tag);
     switch (t) {
       case type::null:
-        v = value();
+        value_access::set_bits(v, type::null, 0);
         return true;
       case type::boolean:
-        v = value(tag == detail::kTagTrue);
+        value_access::set_bits(v, type::boolean, tag == detail::kTagTrue ? 1 : 0);
         return true;
       case type::int8:
       case type::int16:
@@ -147,18 +165,23 @@ class reader {
       case type::uint64:
       case type::float32:
       case type::float64:
-      case type::timestamp:
         if (left() < detail::fixed_size(t)) return fail(error_code::truncated, end_);
-        v = fixed(t);
-        if (t == type::timestamp && v.as_timestamp().nanoseconds >= 1000000000u)
-          return fail(error_code::bad_value, at + 9);
+        value_access::set_bits(v, t, fixed_bits(t));
         p_ += detail::fixed_size(t);
         return true;
+      case type::timestamp: {
+        if (left() < 12) return fail(error_code::truncated, end_);
+        const auto ns = detail::load<std::uint32_t>(p_ + 8);
+        if (ns >= 1000000000u) return fail(error_code::bad_value, at + 9);
+        value_access::set_timestamp(v, detail::load<std::int64_t>(p_), ns);
+        p_ += 12;
+        return true;
+      }
       case type::string:
       case type::bytes: {
         std::string_view s;
         if (!text(s, t == type::string)) return false;
-        v = t == type::string ? value(s) : value::bytes(s);
+        value_access::set_text(v, t, s.data(), s.size());
         return true;
       }
       case type::extension: {
@@ -177,15 +200,14 @@ class reader {
         const std::uint8_t* saved_end = end_;
         end_ = stop;  // nothing inside may reach past the stated length
         if (t == type::map) {
-          v = value(map());
-          if (map* m = v.as_map(); m == nullptr || !entries(*m)) return false;
+          if (!entries(value_access::reuse_map(v))) return false;
         } else {
           std::uint64_t n;
           if (!count(n, 1)) return false;
-          array a(n);
+          array& a = value_access::reuse_array(v);
+          a.resize(n);
           for (auto& e : a)
             if (!item(e)) return false;
-          v = value(std::move(a));
         }
         end_ = saved_end;
         --depth_;
@@ -213,31 +235,24 @@ class reader {
     return fail(error_code::bad_tag, at);
   }
 
-  value fixed(type t) const noexcept {
+  // The payload of a fixed-size number as value stores it (integers extended to 64 bits).
+  std::uint64_t fixed_bits(type t) const noexcept {
     switch (t) {
       case type::int8:
-        return value(detail::load<std::int8_t>(p_));
+        return static_cast<std::uint64_t>(std::int64_t{detail::load<std::int8_t>(p_)});
       case type::int16:
-        return value(detail::load<std::int16_t>(p_));
+        return static_cast<std::uint64_t>(std::int64_t{detail::load<std::int16_t>(p_)});
       case type::int32:
-        return value(detail::load<std::int32_t>(p_));
-      case type::int64:
-        return value(detail::load<std::int64_t>(p_));
+        return static_cast<std::uint64_t>(std::int64_t{detail::load<std::int32_t>(p_)});
       case type::uint8:
-        return value(detail::load<std::uint8_t>(p_));
+        return detail::load<std::uint8_t>(p_);
       case type::uint16:
-        return value(detail::load<std::uint16_t>(p_));
+        return detail::load<std::uint16_t>(p_);
       case type::uint32:
-        return value(detail::load<std::uint32_t>(p_));
-      case type::uint64:
-        return value(detail::load<std::uint64_t>(p_));
       case type::float32:
-        return value(detail::load<float>(p_));
-      case type::float64:
-        return value(detail::load<double>(p_));
-      default:
-        return value(
-            timestamp{detail::load<std::int64_t>(p_), detail::load<std::uint32_t>(p_ + 8)});
+        return detail::load<std::uint32_t>(p_);
+      default:  // int64, uint64, float64
+        return detail::load<std::uint64_t>(p_);
     }
   }
 

@@ -10,20 +10,64 @@ namespace {
 
 using detail::sink;
 
-void put_text(sink& out, std::string_view s) {
-  std::uint8_t* p = out.room(10 + s.size());
-  p = detail::put_varint(p, s.size());
-  if (!s.empty()) std::memcpy(p, s.data(), s.size());
-  out.advance(p + s.size());
+// A text (varint length, bytes) at p, which has room for 10 + s.size() bytes.
+inline std::uint8_t* put_text_at(std::uint8_t* p, std::string_view s) noexcept {
+  const std::size_t n = s.size();
+  if (n <= 32) {
+    *p++ = static_cast<std::uint8_t>(n);
+    detail::copy_short(p, s.data(), n);
+    return p + n;
+  }
+  p = detail::put_varint(p, n);
+  std::memcpy(p, s.data(), n);
+  return p + n;
 }
+
+void put_text(sink& out, std::string_view s) {
+  out.advance(put_text_at(out.room(10 + s.size()), s));
+}
+
+// Tag and payload of a null, bool, number or timestamp at p, which has room for 13 bytes.
+// Little-endian: the low bytes of the 64-bit slot are the value of the narrower types (float32's
+// bits included), so every number is one 8-byte store and an advance by its size.
+inline std::uint8_t* put_fixed(std::uint8_t* p, const value& v) noexcept {
+  const type t = v.type();
+  if (t == type::null) {
+    *p = detail::kTagNull;
+    return p + 1;
+  }
+  if (t == type::boolean) {
+    *p = v.as_bool() ? detail::kTagTrue : detail::kTagFalse;
+    return p + 1;
+  }
+  p[0] = detail::tag_of(t);
+  detail::store(p + 1, v.as_uint());
+  if (t == type::timestamp) detail::store(p + 9, v.as_timestamp().nanoseconds);
+  return p + 1 + detail::fixed_size(t);
+}
+inline bool is_fixed(type t) noexcept { return t < type::string || t == type::timestamp; }
 
 void put_value(sink& out, const value& v);
 
+// Each entry's name and, for the common types (numbers, strings), its value with one check of
+// the room left; nested and other values go through put_value.
 void put_entries(sink& out, const map& m) {
   out.put_varint(m.size());
   for (const auto& e : m) {
-    put_text(out, e.name);
-    put_value(out, e.value);
+    const std::string_view name = e.name;
+    const value& v = e.value;
+    const type t = v.type();
+    if (is_fixed(t)) {
+      out.advance(put_fixed(put_text_at(out.room(23 + name.size()), name), v));
+    } else if (t == type::string || t == type::bytes) {
+      const std::string_view s = v.as_text();
+      std::uint8_t* p = put_text_at(out.room(21 + name.size() + s.size()), name);
+      *p = detail::tag_of(t);
+      out.advance(put_text_at(p + 1, s));
+    } else {
+      put_text(out, name);
+      put_value(out, v);
+    }
   }
 }
 
@@ -53,11 +97,7 @@ void put_value(sink& out, const value& v) {
   const type t = v.type();
   switch (t) {
     case type::null:
-      out.put_byte(detail::kTagNull);
-      return;
     case type::boolean:
-      out.put_byte(v.as_bool() ? detail::kTagTrue : detail::kTagFalse);
-      return;
     case type::int8:
     case type::int16:
     case type::int32:
@@ -66,34 +106,19 @@ void put_value(sink& out, const value& v) {
     case type::uint16:
     case type::uint32:
     case type::uint64:
-    case type::float64: {
-      // Little-endian: the low bytes of the 64-bit slot are the value of the narrower types.
-      std::uint8_t* p = out.room(9);
-      p[0] = detail::tag_of(t);
-      detail::store(p + 1, v.as_uint());
-      out.advance(p + 1 + detail::fixed_size(t));
+    case type::float32:
+    case type::float64:
+    case type::timestamp:
+      out.advance(put_fixed(out.room(13), v));
       return;
-    }
-    case type::float32: {
-      std::uint8_t* p = out.room(5);
-      p[0] = detail::tag_of(t);
-      detail::store(p + 1, v.as_float());
-      out.advance(p + 5);
-      return;
-    }
-    case type::timestamp: {
-      std::uint8_t* p = out.room(13);
-      p[0] = detail::tag_of(t);
-      detail::store(p + 1, v.as_timestamp().seconds);
-      detail::store(p + 9, v.as_timestamp().nanoseconds);
-      out.advance(p + 13);
-      return;
-    }
     case type::string:
-    case type::bytes:
-      out.put_byte(detail::tag_of(t));
-      put_text(out, v.as_text());
+    case type::bytes: {
+      const std::string_view s = v.as_text();
+      std::uint8_t* p = out.room(11 + s.size());
+      *p = detail::tag_of(t);
+      out.advance(put_text_at(p + 1, s));
       return;
+    }
     case type::extension: {
       std::uint8_t* p = out.room(2);
       p[0] = detail::tag_of(t);

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // keel::msg::map: entries in insertion order, an open-addressing index over the first entry of
-// each name once the map is larger than a short linear scan, and JSON Pointer paths.
-#include <functional>
-
+// each name once the map is larger than a short linear scan (built by the first lookup that
+// needs it), and JSON Pointer paths.
 #include "keel/msg/map.h"
+#include "name_hash.h"
 #include "path.h"
 
 namespace keel::msg {
 
 namespace {
 
-std::uint64_t hash_name(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+using detail::hash_name;
 constexpr std::uint64_t kHashMask = 0xffffffff00000000ull;
 
 }  // namespace
@@ -22,19 +22,10 @@ map::map(std::initializer_list<entry> entries) {
 
 void map::clear() noexcept {
   entries_.clear();
-  index_.clear();
+  index_stale();
 }
 
-void map::reserve(std::size_t n) {
-  entries_.reserve(n);
-  // Size the index for n entries now, so that adding them never rehashes.
-  if (n > kScanMax && index_.size() < n * 2) {
-    std::size_t cap = 32;
-    while (cap < n * 2) cap *= 2;
-    index_.assign(cap, 0);
-    for (std::size_t i = 0; i < entries_.size(); ++i) index_insert(i, hash_name(entries_[i].name));
-  }
-}
+void map::reserve(std::size_t n) { entries_.reserve(n); }
 
 std::size_t map::slot_of(std::string_view name, std::uint64_t h) const noexcept {
   const std::size_t mask = index_.size() - 1;
@@ -46,25 +37,44 @@ std::size_t map::slot_of(std::string_view name, std::uint64_t h) const noexcept 
   }
 }
 
-void map::index_insert(std::size_t i, std::uint64_t h) {
+void map::index_insert(std::size_t i, std::uint64_t h) const noexcept {
   const std::size_t s = slot_of(entries_[i].name, h);
   if (index_[s] == 0) index_[s] = (h & kHashMask) | (i + 1);
 }
 
-void map::rebuild_index() {
-  index_.clear();
-  if (entries_.size() <= kScanMax) return;
+// Called by the one lookup that claimed the build; false (index left stale) if out of memory.
+bool map::build_index() const noexcept {
   std::size_t cap = 32;
   while (cap < entries_.size() * 2) cap *= 2;
-  index_.assign(cap, 0);
+  try {
+    index_.assign(cap, 0);
+  } catch (...) {
+    index_.clear();
+    return false;
+  }
   for (std::size_t i = 0; i < entries_.size(); ++i) index_insert(i, hash_name(entries_[i].name));
+  return true;
+}
+
+const value* map::scan(std::string_view name) const noexcept {
+  for (const auto& e : entries_)
+    if (e.name == name) return &e.value;
+  return nullptr;
 }
 
 const value* map::find(std::string_view name) const noexcept {
-  if (index_.empty()) {
-    for (const auto& e : entries_)
-      if (e.name == name) return &e.value;
-    return nullptr;
+  if (entries_.size() <= kScanMax) return scan(name);
+  std::uint8_t state = index_state_.load(std::memory_order_acquire);
+  if (state != kIndexValid) {
+    // One lookup builds the index; lookups that find it being built scan meanwhile.
+    if (state != kIndexStale ||
+        !index_state_.compare_exchange_strong(state, kIndexBuilding, std::memory_order_acquire))
+      return scan(name);
+    if (!build_index()) {
+      index_state_.store(kIndexStale, std::memory_order_release);
+      return scan(name);
+    }
+    index_state_.store(kIndexValid, std::memory_order_release);
   }
   const std::uint64_t e = index_[slot_of(name, hash_name(name))];
   return e == 0 ? nullptr : &entries_[(e & 0xffffffffu) - 1].value;
@@ -77,10 +87,12 @@ value* map::find(std::string_view name) noexcept {
 value& map::add(std::string_view name, value v) {
   entries_.push_back(entry{std::string(name), std::move(v)});
   const std::size_t n = entries_.size();
-  if (!index_.empty() && n * 2 <= index_.size()) {
-    index_insert(n - 1, hash_name(name));
-  } else if (n > kScanMax) {
-    rebuild_index();
+  // Keep a built index while it stays at most half full; otherwise the next lookup rebuilds it.
+  if (index_state_.load(std::memory_order_relaxed) == kIndexValid) {
+    if (n * 2 <= index_.size())
+      index_insert(n - 1, hash_name(name));
+    else
+      index_stale();
   }
   return entries_.back().value;
 }
@@ -97,7 +109,7 @@ std::size_t map::remove(std::string_view name) {
   const std::size_t before = entries_.size();
   std::erase_if(entries_, [&](const entry& e) { return e.name == name; });
   const std::size_t removed = before - entries_.size();
-  if (removed != 0) rebuild_index();
+  if (removed != 0) index_stale();
   return removed;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// keel::msg::shared_message: copy-on-write versions published to per-thread-group slots.
+// keel::msg::shared_message: copy-on-write versions published to per-thread-group slots, each
+// slot with its own reference count.
 #include <atomic>
 
 #include "keel/msg/shared.h"
@@ -19,7 +20,7 @@ std::size_t thread_slot() {
 
 shared_message::shared_message(message m)
     : current_(std::make_shared<const message>(std::move(m))) {
-  for (slot& s : slots_) s.p = current_;
+  for (slot& s : slots_) s.p = slot_pointer(current_);
 }
 
 shared_message::slot& shared_message::my_slot() const { return slots_[thread_slot() % kSlots]; }
@@ -30,16 +31,24 @@ std::shared_ptr<const message> shared_message::snapshot() const {
   return s.p;
 }
 
+// Every slot gets its own reference count: a control block of its own whose deleter holds a
+// reference to `next`. A snapshot copies its slot's pointer, so readers on different slots
+// touch different counters (one shared count would put every reader on one cache line).
+std::shared_ptr<const message> shared_message::slot_pointer(
+    const std::shared_ptr<const message>& next) {
+  return {next.get(), [keep = next](const message*) {}};
+}
+
 void shared_message::publish(const std::shared_ptr<const message>& next) {
   current_ = next;
   ++version_;
   for (slot& s : slots_) {
-    std::shared_ptr<const message> old;
+    std::shared_ptr<const message> mine = slot_pointer(next);
     {
       std::lock_guard<std::mutex> lock(s.m);
-      old = std::exchange(s.p, next);
+      s.p.swap(mine);
     }
-    // `old` is released outside the slot's lock (a last reference frees a whole message).
+    // The old pointer is released outside the slot's lock (a last reference frees a message).
   }
 }
 

@@ -90,9 +90,8 @@ value value::tagged(std::uint64_t tag, value inner) {
   return v;
 }
 
-std::string_view value::as_text() const noexcept {
+std::string_view value::heap_text() const noexcept {
   if (type_ == type::extension) return static_cast<const ext_box*>(ptr())->data;
-  if (small_ != kHeap) return {raw_, small_};
   return *static_cast<const std::string*>(ptr());
 }
 

@@ -2,9 +2,10 @@
 // keel::msg::view: lookups over the binary form without decoding it. Values are skipped by their
 // sizes (nested maps and arrays by their 4-byte length prefix), so a lookup touches only the
 // entries of the levels it walks; every length is checked against the bytes of its enclosing
-// value first.
+// value first. A large body gets a hash index of its names when the view is opened.
 #include "keel/msg/view.h"
 #include "binary_read.h"
+#include "name_hash.h"
 #include "path.h"
 #include "text.h"
 #include "wire.h"
@@ -111,22 +112,92 @@ struct view_access {
     }
   }
 
+  // The entry of map m at p: its name and its value (checked); p moves past it.
+  static error next_entry(const value_view& m, const u8*& p, std::string_view& key,
+                          value_view& out) {
+    error e;
+    std::uint64_t n;
+    if ((p = varint(m.base_, p, m.end_, n, e)) == nullptr) return e;
+    if (n > static_cast<std::size_t>(m.end_ - p))
+      return fail(m.base_, error_code::truncated, m.end_);
+    key = {reinterpret_cast<const char*>(p), static_cast<std::size_t>(n)};
+    p += n;
+    if ((e = at(m.base_, p, m.end_, out))) return e;
+    p = out.end_;
+    return e;
+  }
+
   static error find(const value_view& m, std::string_view name, value_view& out) {
     if (m.type_ != type::map) return error{error_code::type_mismatch, m.offset()};
     const u8* p = m.data_;
-    error e;
     for (std::size_t i = 0; i < m.count_; ++i) {
-      std::uint64_t n;
-      if ((p = varint(m.base_, p, m.end_, n, e)) == nullptr) return e;
-      if (n > static_cast<std::size_t>(m.end_ - p))
-        return fail(m.base_, error_code::truncated, m.end_);
-      const std::string_view key(reinterpret_cast<const char*>(p), n);
-      p += n;
-      if ((e = at(m.base_, p, m.end_, out))) return e;
-      if (key == name) return e;
-      p = out.end_;
+      std::string_view key;
+      if (error e = next_entry(m, p, key, out)) return e;
+      if (key == name) return {};
     }
     return error{error_code::not_found, m.offset()};
+  }
+
+  static constexpr std::size_t kScanMax = 8;
+  static constexpr std::uint64_t kHashMask = 0xffffffff00000000ull;
+
+  // The name of the entry at p (already checked by index_body).
+  static std::string_view name_at(const u8* p, const u8* end, const u8*& after) {
+    std::uint64_t n = 0;
+    bool bad = false;
+    p = detail::get_varint(p, end, n, bad);
+    after = p + n;
+    return {reinterpret_cast<const char*>(p), static_cast<std::size_t>(n)};
+  }
+
+  // Walks the body's entries once (checking each name's length and each value's extent) and
+  // builds the view's index of the first entry of each name.
+  static error index_body(view& v) {
+    const value_view& m = v.body_;
+    if (m.count_ <= kScanMax || m.end_ - m.base_ >= std::ptrdiff_t{UINT32_MAX}) return {};
+    std::size_t cap = 32;
+    while (cap < m.count_ * 2) cap *= 2;
+    try {
+      v.index_.assign(cap, 0);
+    } catch (...) {
+      v.index_.clear();  // out of memory: lookups scan
+      return {};
+    }
+    const std::size_t mask = cap - 1;
+    const u8* p = m.data_;
+    value_view out;
+    for (std::size_t i = 0; i < m.count_; ++i) {
+      const u8* entry = p;
+      std::string_view key;
+      if (error e = next_entry(m, p, key, out)) return e;
+      const std::uint64_t h = detail::hash_name(key);
+      for (std::size_t s = h & mask;; s = (s + 1) & mask) {
+        const std::uint64_t slot = v.index_[s];
+        if (slot == 0) {
+          v.index_[s] = (h & kHashMask) | static_cast<std::uint64_t>(entry - m.base_ + 1);
+          break;
+        }
+        const u8* ignored;
+        if ((slot & kHashMask) == (h & kHashMask) &&
+            name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, ignored) == key)
+          break;  // a later entry of a name already indexed
+      }
+    }
+    return {};
+  }
+
+  static error find_indexed(const view& v, std::string_view name, value_view& out) {
+    const value_view& m = v.body_;
+    const std::size_t mask = v.index_.size() - 1;
+    const std::uint64_t h = detail::hash_name(name);
+    for (std::size_t s = h & mask;; s = (s + 1) & mask) {
+      const std::uint64_t slot = v.index_[s];
+      if (slot == 0) return error{error_code::not_found, m.offset()};
+      const u8* value_at;
+      if ((slot & kHashMask) == (h & kHashMask) &&
+          name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, value_at) == name)
+        return at(m.base_, value_at, m.end_, out);
+    }
   }
 
   static error index(const value_view& a, std::size_t i, value_view& out) {
@@ -176,7 +247,25 @@ result<view> view::open(bytes_view in) noexcept {
   v.body_.end_ = end;
   v.body_.count_ = n;
   v.body_.type_ = type::map;
+  if ((e = view_access::index_body(v))) return e;
   return v;
+}
+
+result<value_view> view::find(std::string_view name) const noexcept {
+  if (index_.empty()) return body_.find(name);
+  value_view out;
+  if (error e = view_access::find_indexed(*this, name, out)) return e;
+  return out;
+}
+
+result<value_view> view::find_path(std::string_view path) const noexcept {
+  std::string_view rest = path, seg;
+  std::string name;
+  if (index_.empty() || !detail::next_segment(rest, seg) || !detail::segment_name(seg, name))
+    return body_.find_path(path);
+  auto first = find(name);
+  if (!first || rest.empty()) return first;
+  return first->find_path(rest);
 }
 
 result<value_view> value_view::find(std::string_view name) const noexcept {

@@ -73,6 +73,54 @@ inline T load_be(const std::uint8_t* p) noexcept {
   return bswap(load<T>(p));
 }
 
+// Copies n <= 32 bytes with at most two overlapping fixed-size loads and stores (no call for the
+// short names and strings most messages are made of).
+inline void copy_short(void* dst, const void* src, std::size_t n) noexcept {
+  auto* d = static_cast<std::uint8_t*>(dst);
+  const auto* s = static_cast<const std::uint8_t*>(src);
+  const auto two = [d, s, n](auto w) {
+    decltype(w) a, b;
+    std::memcpy(&a, s, sizeof a);
+    std::memcpy(&b, s + n - sizeof b, sizeof b);
+    std::memcpy(d, &a, sizeof a);
+    std::memcpy(d + n - sizeof b, &b, sizeof b);
+  };
+  struct b16 {
+    std::uint64_t x[2];
+  };
+  if (n >= 16) {
+    two(b16{});
+  } else if (n >= 8) {
+    two(std::uint64_t{});
+  } else if (n >= 4) {
+    two(std::uint32_t{});
+  } else {
+    for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
+// a[0..n) == b[0..n) by overlapping fixed-size loads for n <= 32 (memcmp above that).
+inline bool same_short(const void* a, const void* b, std::size_t n) noexcept {
+  const auto* x = static_cast<const std::uint8_t*>(a);
+  const auto* y = static_cast<const std::uint8_t*>(b);
+  const auto diff = [x, y](std::size_t at, auto w) {
+    decltype(w) u, v;
+    std::memcpy(&u, x + at, sizeof w);
+    std::memcpy(&v, y + at, sizeof w);
+    return u ^ v;
+  };
+  if (n >= 8) {
+    if (n > 32) return std::memcmp(x, y, n) == 0;
+    std::uint64_t d = diff(0, std::uint64_t{}) | diff(n - 8, std::uint64_t{});
+    if (n > 16) d |= diff(8, std::uint64_t{}) | diff(n - 16, std::uint64_t{});
+    return d == 0;
+  }
+  if (n >= 4) return (diff(0, std::uint32_t{}) | diff(n - 4, std::uint32_t{})) == 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
+
 inline std::size_t varint_size(std::uint64_t v) noexcept {
   // 1 + floor(log2(v)) / 7 for v > 0.
   return 1 + static_cast<std::size_t>((63 - std::countl_zero(v | 1)) / 7);

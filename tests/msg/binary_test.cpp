@@ -72,6 +72,42 @@ TEST(MsgBinary, BufferReuse) {
   }
 }
 
+// Reading into a message that holds another one reuses its storage: the result must be exactly
+// the fresh read, whatever the old contents were (more or fewer entries, other types, heap or
+// inline strings, nested maps and arrays of other sizes), and lookups must see the new entries.
+TEST(MsgBinary, ReadingIntoAFullMessage) {
+  test::random_options o;
+  o.max_entries = 30;
+  test::generator g(11, o);
+  message into;
+  for (int i = 0; i < 200; ++i) {
+    const message m = g.make();
+    const std::string bytes = to_binary(m);
+    ASSERT_FALSE(read_binary(
+        bytes_view(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), into));
+    ASSERT_EQ(into, m) << i;
+    EXPECT_EQ(to_binary(into), bytes) << i;
+    for (const auto& e : m) {
+      const value* found = into.find(e.name);
+      ASSERT_NE(found, nullptr) << i << " " << e.name;
+      EXPECT_EQ(*found, *m.find(e.name)) << i << " " << e.name;
+    }
+    EXPECT_FALSE(into.contains("\xff not a name"));
+  }
+}
+
+TEST(MsgBinary, AFailedReadLeavesTheMessageEmpty) {
+  test::generator g(5);
+  message into = g.make();
+  into.header.type = "old";
+  into.add("x", 1);
+  std::string bytes = to_binary(into);
+  bytes.pop_back();
+  EXPECT_TRUE(read_binary(
+      bytes_view(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), into));
+  EXPECT_EQ(into, message{});
+}
+
 TEST(MsgBinary, EveryPrefixIsTruncated) {
   test::generator g(99);
   const message m = g.make();

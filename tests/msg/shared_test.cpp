@@ -77,5 +77,33 @@ TEST(MsgShared, StressReadersAndWriters) {
   EXPECT_EQ(s.version(), static_cast<std::uint64_t>(kWriters) * kUpdates);
 }
 
+// A plain map shared read-only between threads: the first lookups race to build its index (one
+// builds, the others scan meanwhile); every lookup finds the right value.
+TEST(MsgShared, ConcurrentLookupsOnOneMap) {
+  for (int round = 0; round < 20; ++round) {
+    map m;
+    const auto name = [](int i) {
+      std::string n = "name";
+      n += std::to_string(i);
+      return n;
+    };
+    for (int i = 0; i < 200; ++i) m.add(name(i), i);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> readers;
+    for (int t = 0; t < 4; ++t) {
+      readers.emplace_back([&m, &wrong, &name, t] {
+        for (int i = 0; i < 200; ++i) {
+          const int k = (i * 7 + t * 13) % 200;
+          auto r = m.get<int>(name(k));
+          if (!r || *r != k) wrong.fetch_add(1);
+        }
+        if (m.contains("name200")) wrong.fetch_add(1);
+      });
+    }
+    for (auto& r : readers) r.join();
+    EXPECT_EQ(wrong.load(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace keel::msg

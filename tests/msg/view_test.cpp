@@ -80,6 +80,41 @@ TEST(MsgView, AgreesWithTheReaderOnRandomMessages) {
   }
 }
 
+// A body of more than 8 entries is looked up through the view's index: the first entry of each
+// name, paths through it, and not_found (at the body's offset) for a name that is not there.
+TEST(MsgView, IndexedBodyAgreesWithTheReader) {
+  test::random_options o;
+  o.max_entries = 60;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    test::generator g(seed, o);
+    message m = g.make();
+    m.add("dup", 1);
+    m.add("dup", 2);
+    for (int i = 0; i < 9; ++i) {
+      std::string name = "k";
+      name += std::to_string(i);
+      m.add(name, map{{"in", i}});
+    }
+    const std::string bytes = to_binary(m);
+    auto v = view::open(bytes);
+    ASSERT_TRUE(v.ok()) << v.error().to_string();
+    for (const auto& e : m) {
+      auto found = v->find(e.name);
+      ASSERT_TRUE(found.ok()) << seed << " " << e.name;
+      auto decoded = found->decode();
+      ASSERT_TRUE(decoded.ok()) << decoded.error().to_string();
+      EXPECT_EQ(*decoded, *m.find(e.name)) << seed << " " << e.name;
+    }
+    EXPECT_EQ(*v->get<int>("dup"), 1);
+    EXPECT_EQ(*v->find_path("/k7/in")->get<int>(), 7);
+    auto missing = v->find("not there");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.code(), error_code::not_found);
+    EXPECT_EQ(missing.error().offset, v->body().offset());
+    EXPECT_EQ(v->find_path("/nope/x").code(), error_code::not_found);
+  }
+}
+
 TEST(MsgView, DamagedBytesGiveErrorsNotCrashes) {
   const std::string bytes = to_binary(sample());
   for (std::size_t n = 0; n < bytes.size(); ++n) {

@@ -27,7 +27,8 @@ inline constexpr std::uint8_t kBinaryVersion = 1;
 void write_binary(const message& m, std::string& out);
 std::string to_binary(const message& m);
 
-// Reads a whole binary message into `out` (its previous contents are dropped).
+// Reads a whole binary message into `out`, replacing its contents and reusing its storage (entry
+// names, heap strings, nested containers); on an error `out` is left empty.
 error read_binary(bytes_view in, message& out, const read_options& options = {});
 result<message> from_binary(bytes_view in, const read_options& options = {});
 inline result<message> from_binary(std::string_view in, const read_options& options = {}) {

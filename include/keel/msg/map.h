@@ -4,6 +4,7 @@
 // MessagePack, CBOR or JSON map with string keys is kept as it was.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,6 +15,10 @@
 #include "keel/msg/value.h"
 
 namespace keel::msg {
+
+namespace detail {
+struct map_access;
+}
 
 class map {
  public:
@@ -26,10 +31,30 @@ class map {
 
   map() = default;
   map(std::initializer_list<entry> entries);
-  map(const map&) = default;
-  map(map&&) noexcept = default;
-  map& operator=(const map&) = default;
-  map& operator=(map&&) noexcept = default;
+  map(const map& o) : entries_(o.entries_) {}
+  map(map&& o) noexcept
+      : entries_(std::move(o.entries_)),
+        index_(std::move(o.index_)),
+        index_state_(o.index_state_.load(std::memory_order_relaxed)) {
+    o.index_state_.store(kIndexStale, std::memory_order_relaxed);
+  }
+  map& operator=(const map& o) {
+    if (this != &o) {
+      entries_ = o.entries_;
+      index_state_.store(kIndexStale, std::memory_order_relaxed);
+    }
+    return *this;
+  }
+  map& operator=(map&& o) noexcept {
+    if (this != &o) {
+      entries_ = std::move(o.entries_);
+      index_ = std::move(o.index_);
+      index_state_.store(o.index_state_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      o.index_state_.store(kIndexStale, std::memory_order_relaxed);
+    }
+    return *this;
+  }
+  ~map() = default;
 
   // Replaces the value of the first entry named `name`, or appends one.
   value& set(std::string_view name, value v);
@@ -75,13 +100,23 @@ class map {
   bool operator==(const map& o) const noexcept { return entries_ == o.entries_; }
 
  private:
+  friend struct detail::map_access;
+  enum : std::uint8_t { kIndexStale = 0, kIndexBuilding = 1, kIndexValid = 2 };
   std::size_t slot_of(std::string_view name, std::uint64_t h) const noexcept;
-  void index_insert(std::size_t i, std::uint64_t h);
-  void rebuild_index();
+  void index_insert(std::size_t i, std::uint64_t h) const noexcept;
+  bool build_index() const noexcept;
+  const value* scan(std::string_view name) const noexcept;
+  void index_stale() noexcept { index_state_.store(kIndexStale, std::memory_order_relaxed); }
+
   std::vector<entry> entries_;
-  // Open addressing, linear probing, built once there are more than kScanMax entries: each slot
-  // holds (hash >> 32) << 32 | (entry index + 1), 0 when empty; the first entry of a name only.
-  std::vector<std::uint64_t> index_;
+  // Open addressing, linear probing, over maps of more than kScanMax entries: each slot holds
+  // (hash >> 32) << 32 | (entry index + 1), 0 when empty; the first entry of a name only. Built
+  // by the first lookup that needs it (readers never build it), kept up to date by add() while
+  // it has room, and marked stale by other changes (its storage is kept for the next build).
+  // Concurrent const lookups are safe: one of them claims the build (kIndexBuilding) while the
+  // others scan, and publishes it with kIndexValid (release).
+  mutable std::vector<std::uint64_t> index_;
+  mutable std::atomic<std::uint8_t> index_state_{kIndexStale};
   static constexpr std::size_t kScanMax = 8;
 };
 

@@ -8,8 +8,9 @@
 //   set/add/remove) has returned, every read that starts afterwards, on any thread, sees it, and a
 //   thread's reads never go back to an older version.
 // - Readers do not serialise on one lock: each thread reads through one of kSlots cache-line
-//   sized slots (chosen per thread), so readers on different slots share no lock and no written
-//   cache line; a reader holds its slot's lock only to copy a pointer.
+//   sized slots (chosen per thread), each with its own lock and its own reference count of the
+//   current version, so readers on different slots share no lock and no written cache line; a
+//   reader holds its slot's lock only to copy a pointer.
 // - An update copies the message, applies the change to the copy and publishes it to every slot
 //   (O(size) per update): batch several changes in one update().
 #pragma once
@@ -58,6 +59,7 @@ class shared_message {
     std::shared_ptr<const message> p;
   };
   slot& my_slot() const;
+  static std::shared_ptr<const message> slot_pointer(const std::shared_ptr<const message>& next);
   void publish(const std::shared_ptr<const message>& next);
 
   mutable slot slots_[kSlots];

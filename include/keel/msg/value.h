@@ -74,6 +74,10 @@ class map;
 class value;
 using array = std::vector<value>;
 
+namespace detail {
+struct value_access;
+}
+
 // The element type of each typed numeric array.
 template <class T>
 concept numeric_element = std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> ||
@@ -169,10 +173,7 @@ class value {
     return type_ >= type::int32_array && type_ <= type::float64_array;
   }
   // True if nothing of this value lives on the heap.
-  bool is_inline() const noexcept {
-    return type_ < type::string || type_ == type::timestamp ||
-           ((type_ == type::string || type_ == type::bytes) && small_ != kHeap);
-  }
+  bool is_inline() const noexcept { return small_ != kHeap; }
 
   // T: bool; any integer type (from any integer value that fits T, else out_of_range); float
   // (from float32); double (from float32 or float64); std::string_view / std::string (string);
@@ -194,7 +195,9 @@ class value {
     return t;
   }
   // The bytes of a string, bytes or extension value.
-  std::string_view as_text() const noexcept;
+  std::string_view as_text() const noexcept {
+    return small_ != kHeap ? std::string_view(raw_, small_) : heap_text();
+  }
   bytes_view as_bytes() const noexcept {
     auto t = as_text();
     return {reinterpret_cast<const std::uint8_t*>(t.data()), t.size()};
@@ -231,6 +234,7 @@ class value {
   bool operator==(const value& o) const noexcept;
 
  private:
+  friend struct detail::value_access;
   static constexpr std::uint8_t kHeap = 0xff;
   template <class T>
   static constexpr msg::type int_type() {
@@ -247,6 +251,7 @@ class value {
     }
   }
   void set_text(msg::type t, const char* p, std::size_t n);
+  std::string_view heap_text() const noexcept;
   void copy_from(const value& o);
   void release() noexcept {
     if (!is_inline()) destroy_heap();
@@ -274,7 +279,8 @@ class value {
 
   alignas(8) char raw_[kInlineBytes] = {};
   msg::type type_ = type::null;
-  std::uint8_t small_ = 0;  // inline string/bytes length, or kHeap
+  std::uint8_t small_ = 0;  // inline string/bytes length (0 for the other inline types), or kHeap
+                            // for every value with a heap object
 };
 static_assert(sizeof(value) == 24);
 

@@ -3,12 +3,15 @@
 // the message. It does not copy or own the bytes (they must outlive it) and checks only what it
 // walks: opening checks the preamble and the header; a lookup checks the entries it passes (their
 // lengths, skipped by the nested length prefixes) and the value it returns. A form the full
-// reader rejects may still answer lookups that never reach the damaged part.
+// reader rejects may still answer lookups that never reach the damaged part. A body of more than
+// 8 entries is indexed when opened (one walk over its entries, which checks their framing, and a
+// small hash table of the first entry of each name), so lookups by name in the body are O(1).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "keel/msg/binary.h"
 #include "keel/msg/error.h"
@@ -63,7 +66,8 @@ class value_view {
 class view {
  public:
   view() = default;
-  // Checks the magic, version and header of `in`.
+  // Checks the magic, version and header of `in`, and indexes a body of more than 8 entries
+  // (checking the framing of each entry: its name's length and its value's extent).
   static result<view> open(bytes_view in) noexcept;
   static result<view> open(std::string_view in) noexcept {
     return open(bytes_view(reinterpret_cast<const std::uint8_t*>(in.data()), in.size()));
@@ -77,10 +81,9 @@ class view {
   // The body as a map view.
   const value_view& body() const noexcept { return body_; }
   std::size_t size() const noexcept { return body_.size(); }
-  result<value_view> find(std::string_view name) const noexcept { return body_.find(name); }
-  result<value_view> find_path(std::string_view path) const noexcept {
-    return body_.find_path(path);
-  }
+  // The first body entry named `name` (through the index when the body has one).
+  result<value_view> find(std::string_view name) const noexcept;
+  result<value_view> find_path(std::string_view path) const noexcept;
   template <class T>
   result<T> get(std::string_view name) const noexcept {
     auto v = find(name);
@@ -89,8 +92,12 @@ class view {
   }
 
  private:
+  friend struct view_access;
   std::string_view head_[6];
   value_view body_;
+  // Open addressing over the body's entries, each slot (hash >> 32) << 32 | (offset of the
+  // entry's name + 1), 0 when empty; empty for a body of up to 8 entries (those are scanned).
+  std::vector<std::uint64_t> index_;
 };
 
 }  // namespace keel::msg
