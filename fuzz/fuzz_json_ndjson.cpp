@@ -2,7 +2,8 @@
 // libFuzzer: the NDJSON reader, for lines and for concatenated JSON. The same input read from a
 // buffer, from a source handing out a few bytes at a time (chunk size, record size limit and the
 // mode from the first bytes), and by the parallel reader must give the same records and the same
-// error; with skipping, the same count of skipped records. Nothing may crash or allocate beyond the limits.
+// error; with skipping, the same count of skipped records. Nothing may crash or allocate beyond
+// the limits.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
