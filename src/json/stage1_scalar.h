@@ -27,9 +27,10 @@ namespace keel::json::detail {
 
 namespace scalar_stage1 {
 
-enum : std::uint8_t { kWs, kOp, kQuote, kToken, kBackslash, kHigh };
+enum : std::uint8_t { kWs, kNewline, kOp, kQuote, kToken, kBackslash, kHigh };
 
-// The class of each byte outside strings. Whitespace: space, \t, \n, \r. Operators: the bytes
+// The class of each byte outside strings. Whitespace: space, \t, \r, and \n (a class of its own:
+// indentation follows it, a single space most other whitespace). Operators: the bytes
 // whose value OR 0x20 is one of { } , : -- that is { } [ ] , : and also the control bytes 0x0c
 // and 0x1a, which are errors wherever they occur outside strings either way (the vector kernels
 // classify by that fold; every ISA classifies alike).
@@ -37,7 +38,8 @@ struct class_table {
   std::uint8_t t[256];
   constexpr class_table() : t() {
     for (int c = 0; c < 256; ++c) t[c] = c >= 0x80 ? kHigh : kToken;
-    for (unsigned char c : {' ', '\t', '\n', '\r'}) t[c] = kWs;
+    for (unsigned char c : {' ', '\t', '\r'}) t[c] = kWs;
+    t[static_cast<unsigned char>('\n')] = kNewline;
     for (unsigned char c : {'{', '}', '[', ']', ',', ':', '\x0c', '\x1a'}) t[c] = kOp;
     t[static_cast<unsigned char>('"')] = kQuote;
     t[static_cast<unsigned char>('\\')] = kBackslash;
@@ -138,6 +140,9 @@ struct scanner {
       switch (kClass.t[*p]) {
         case kWs:
           ++p;
+          continue;
+        case kNewline:
+          ++p;
           // Indentation: up to 16 spaces without a branch on the count, then eight at a time.
           if (end - p >= 16) {
             const std::uint64_t o0 = load8(p) ^ (kOnes * ' ');
@@ -227,9 +232,9 @@ struct scanner {
         goto outside;
       }
       if (c == '\\') {
-        // The escaped byte is skipped only when it is a quote or a backslash: any other is
-        // checked as string contents (a control character or non-ASCII byte).
-        p += (p + 1 < end && (p[1] == '"' || p[1] == '\\')) ? 2 : 1;
+        // A printable ASCII escaped byte (a quote or backslash among them) is skipped with the
+        // backslash; any other is checked as string contents (a control or non-ASCII byte).
+        p += (p + 1 < end && p[1] >= 0x20 && p[1] < 0x80) ? 2 : 1;
         continue;
       }
       if (c < 0x20) {
