@@ -10,6 +10,7 @@
 // nodes (docs/json-dom.md): numbers converted, strings unescaped into the string area.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -288,20 +289,48 @@ inline constexpr std::size_t kSentinels = 4;
 
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
-inline std::int32_t hex4(const std::uint8_t* p) noexcept {
-  std::int32_t v = 0;
-  for (int k = 0; k < 4; ++k) {
-    const std::uint8_t c = p[k];
-    std::int32_t d;
-    if (is_digit(c))
-      d = c - '0';
-    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-      d = (c | 0x20) - 'a' + 10;
-    else
-      return -1;
-    v = (v << 4) | d;
+// Hex digit values, -1 for other bytes.
+struct hex_table {
+  std::int8_t v[256];
+  constexpr hex_table() : v() {
+    for (int c = 0; c < 256; ++c) v[c] = -1;
+    for (int c = 0; c < 10; ++c) v['0' + c] = static_cast<std::int8_t>(c);
+    for (int c = 0; c < 6; ++c) {
+      v['a' + c] = static_cast<std::int8_t>(10 + c);
+      v['A' + c] = static_cast<std::int8_t>(10 + c);
+    }
   }
-  return v;
+};
+inline constexpr hex_table kHex{};
+
+// What a one-character escape (the byte after the backslash) stands for; 0 for other bytes.
+struct escape_table {
+  std::uint8_t v[256];
+  constexpr escape_table() : v() {
+    const unsigned char from[] = {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'};
+    const unsigned char to[] = {'"', '\\', '/', '\b', '\f', '\n', '\r', '\t'};
+    for (int k = 0; k < 8; ++k) v[from[k]] = to[k];
+  }
+};
+inline constexpr escape_table kEscapeChar{};
+
+// The four hex digits at p, or a negative value when one is not a hex digit: four lookups and
+// no branch (digits and letters mix at random in escapes, a per-digit branch mispredicts). A -1
+// entry sign-extends, so it sets the high bits whatever its shift.
+inline std::int32_t hex4(const std::uint8_t* p) noexcept {
+  return (std::int32_t{kHex.v[p[0]]} * 4096) | (std::int32_t{kHex.v[p[1]]} * 256) |
+         (std::int32_t{kHex.v[p[2]]} * 16) | std::int32_t{kHex.v[p[3]]};
+}
+
+// Code point cp < 0x10000 as 1-3 UTF-8 bytes; always stores 4 bytes (the string area has room
+// past every string), returns the length. Branch-free: escaped text mixes the lengths.
+inline std::size_t utf8_encode_bmp(std::uint32_t cp, std::uint8_t* out) noexcept {
+  const std::uint32_t two = (0xc0 | (cp >> 6)) | ((0x80 | (cp & 0x3f)) << 8);
+  const std::uint32_t three =
+      (0xe0 | (cp >> 12)) | ((0x80 | ((cp >> 6) & 0x3f)) << 8) | ((0x80 | (cp & 0x3f)) << 16);
+  const std::uint32_t w = cp < 0x80 ? cp : cp < 0x800 ? two : three;
+  std::memcpy(out, &w, 4);  // little-endian: the first byte lowest
+  return 1 + std::size_t{cp >= 0x80} + std::size_t{cp >= 0x800};
 }
 
 template <class I>
@@ -388,7 +417,10 @@ struct stage2 {
         while (src < end && *src != '\\') *dst++ = *src++;
         if (src == end) break;
       }
-      if (!escape(src, end, dst)) return false;
+      // A run of escapes without the chunk step between them.
+      do {
+        if (!escape(src, end, dst)) return false;
+      } while (*src == '\\');
       if (src == end) break;
     }
     dst_ref = dst;
@@ -398,54 +430,31 @@ struct stage2 {
   // src points at a backslash inside [.., end).
   bool escape(const std::uint8_t*& src, const std::uint8_t* end, std::uint8_t*& dst) noexcept {
     const std::size_t at = static_cast<std::size_t>(src - buf);
-    switch (src[1]) {
-      case '"':
-        *dst++ = '"';
-        break;
-      case '\\':
-        *dst++ = '\\';
-        break;
-      case '/':
-        *dst++ = '/';
-        break;
-      case 'b':
-        *dst++ = '\b';
-        break;
-      case 'f':
-        *dst++ = '\f';
-        break;
-      case 'n':
-        *dst++ = '\n';
-        break;
-      case 'r':
-        *dst++ = '\r';
-        break;
-      case 't':
-        *dst++ = '\t';
-        break;
-      case 'u': {
-        if (end - src < 6) return fail(error_code::invalid_escape, at);
-        std::int32_t cp = hex4(src + 2);
-        if (cp < 0) return fail(error_code::invalid_escape, at);
-        if (cp >= 0xd800 && cp < 0xdc00) {
-          if (end - src < 12 || src[6] != '\\' || src[7] != 'u')
-            return fail(error_code::invalid_surrogate, at);
-          const std::int32_t lo = hex4(src + 8);
-          if (lo < 0) return fail(error_code::invalid_escape, at + 6);
-          if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
-          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-          src += 6;
-        } else if (cp >= 0xdc00 && cp < 0xe000) {
-          return fail(error_code::invalid_surrogate, at);
-        }
-        dst += utf8_encode(static_cast<std::uint32_t>(cp), dst);
-        src += 6;
-        return true;
-      }
-      default:
-        return fail(error_code::invalid_escape, at);
+    if (src[1] != 'u') {
+      // One-character escapes by table: a switch is an indirect jump that mispredicts when
+      // they mix with \u escapes.
+      const std::uint8_t c = kEscapeChar.v[src[1]];
+      if (c == 0) return fail(error_code::invalid_escape, at);
+      *dst++ = c;
+      src += 2;
+      return true;
     }
-    src += 2;
+    if (end - src < 6) return fail(error_code::invalid_escape, at);
+    std::int32_t cp = hex4(src + 2);
+    if (cp < 0) return fail(error_code::invalid_escape, at);
+    if (static_cast<std::uint32_t>(cp - 0xd800) < 0x800) [[unlikely]] {  // a surrogate
+      if (cp >= 0xdc00 || end - src < 12 || src[6] != '\\' || src[7] != 'u')
+        return fail(error_code::invalid_surrogate, at);
+      const std::int32_t lo = hex4(src + 8);
+      if (lo < 0) return fail(error_code::invalid_escape, at + 6);
+      if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+      src += 12;
+      dst += utf8_encode(static_cast<std::uint32_t>(cp), dst);
+      return true;
+    }
+    dst += utf8_encode_bmp(static_cast<std::uint32_t>(cp), dst);
+    src += 6;
     return true;
   }
 

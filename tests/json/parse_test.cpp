@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <random>
@@ -186,6 +188,95 @@ TEST_P(Parse, Strings) {
     auto q = p(s);
     ASSERT_TRUE(q.ok()) << pad;
     EXPECT_EQ(*q->root().get<std::string_view>(), std::string(pad, 'x') + "\\\"\\") << pad;
+  }
+}
+
+// Strings made of random runs of escapes (\u of every UTF-8 length, surrogate pairs, both hex
+// cases, one-character escapes) and plain bytes decode to the UTF-8 written beside them; every
+// byte that is not a hex digit is rejected in every digit position.
+TEST_P(Parse, EscapeRunsDecode) {
+  std::mt19937 rng(7);
+  const auto hex = [](unsigned v, bool upper) {
+    char b[5];
+    std::snprintf(b, sizeof b, upper ? "%04X" : "%04x", v);
+    return std::string(b);
+  };
+  const auto utf8 = [](std::uint32_t cp) {
+    std::string o;
+    if (cp < 0x80) {
+      o += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      o += static_cast<char>(0xc0 | (cp >> 6));
+      o += static_cast<char>(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      o += static_cast<char>(0xe0 | (cp >> 12));
+      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+      o += static_cast<char>(0x80 | (cp & 0x3f));
+    } else {
+      o += static_cast<char>(0xf0 | (cp >> 18));
+      o += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+      o += static_cast<char>(0x80 | (cp & 0x3f));
+    }
+    return o;
+  };
+  static const char kShort[] = "\"\\/bfnrt";
+  static const char kDecoded[] = "\"\\/\b\f\n\r\t";
+  for (int doc_no = 0; doc_no < 200; ++doc_no) {
+    std::string json = "[", want_all;
+    std::vector<std::string> want;
+    const int strings = 1 + static_cast<int>(rng() % 8);
+    for (int k = 0; k < strings; ++k) {
+      std::string src, dec;
+      const int items = static_cast<int>(rng() % 40);
+      for (int i = 0; i < items; ++i) {
+        const bool upper = rng() & 1;
+        switch (rng() % 6) {
+          case 0: {  // one-character escape
+            const unsigned e = rng() % 8;
+            src += '\\';
+            src += kShort[e];
+            dec += kDecoded[e];
+            break;
+          }
+          case 1: {  // surrogate pair
+            const std::uint32_t cp = 0x10000 + rng() % 0x100000;
+            src += "\\u" + hex(0xd800 + ((cp - 0x10000) >> 10), upper) + "\\u" +
+                   hex(0xdc00 + ((cp - 0x10000) & 0x3ff), !upper);
+            dec += utf8(cp);
+            break;
+          }
+          case 2:  // plain byte
+            src += static_cast<char>('a' + rng() % 26);
+            dec += src.back();
+            break;
+          default: {  // \u of 1, 2 or 3 UTF-8 bytes (U+0000 included)
+            static const std::uint32_t lo[] = {0, 0x80, 0x800, 0xe000};
+            static const std::uint32_t span[] = {0x80, 0x780, 0xd000, 0x2000};
+            const unsigned r = rng() % 4;
+            const std::uint32_t cp = lo[r] + rng() % span[r];
+            src += "\\u" + hex(cp, upper);
+            dec += utf8(cp);
+          }
+        }
+      }
+      json += (k ? ",\"" : "\"") + src + "\"";
+      want.push_back(dec);
+    }
+    json += "]";
+    auto d = p(json);
+    ASSERT_TRUE(d.ok()) << json << ": " << d.error().to_string();
+    std::size_t k = 0;
+    for (value v : d->root().elements()) EXPECT_EQ(*v.get<std::string_view>(), want[k++]) << json;
+  }
+  for (int c = 0; c < 256; ++c) {
+    if (std::isxdigit(c) || c == '"' || c == '\\' || c < 0x20 || c >= 0x80) continue;
+    for (int pos = 0; pos < 4; ++pos) {
+      std::string digits = "00e9";
+      digits[pos] = static_cast<char>(c);
+      EXPECT_EQ(code("[\"ab\\u" + digits + "\"]"), error_code::invalid_escape) << digits;
+      EXPECT_EQ(code("[\"\\ud83d\\u" + digits + "\"]"), error_code::invalid_escape) << digits;
+    }
   }
 }
 
