@@ -211,7 +211,12 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
         return string(x);
       case type::int64:
         ensure(0);
-        p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
+        // Small non-negative integers inline (no call), the rest out of line.
+        if (x->data < 10000) {
+          p = detail::write4(static_cast<std::uint32_t>(x->data), p);
+        } else {
+          p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
+        }
         return true;
       case type::uint64:
         ensure(0);

@@ -329,6 +329,11 @@ TEST(Writer, IntegersEveryLength) {
     is.push_back(v);
     is.push_back(v + 99999999 - v % 100000000);
   }
+  // Below 10^4 (their own branch-free path and the writer loop's inline one): every value.
+  for (std::int64_t v = 0; v < 10000; ++v) {
+    is.push_back(v);
+    is.push_back(-v);
+  }
   std::vector<std::uint64_t> us = {std::numeric_limits<std::uint64_t>::max(),
                                    10000000000000000000ULL, 9999999999999999999ULL + 1};
   for (int i = 0; i < 200; ++i) us.push_back((rng() | (1ULL << 63)));
