@@ -49,6 +49,28 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     ops = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, lo), lo),
                _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, hi), hi));
   }
+  // Structural positions as 32-bit offsets, eight per step (room: kIndexSlack). tzcnt and blsr
+  // by intrinsic: from std::countr_zero (defined as 64 for 0) GCC made a branch after every
+  // position for the case that the mask has run out, taken at each block's last position.
+  static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
+    const auto cnt = static_cast<int>(_mm_popcnt_u64(m));
+    std::uint32_t* o = out;
+    for (int k = 0; k < 8; ++k) {
+      o[k] = base + static_cast<std::uint32_t>(_tzcnt_u64(m));
+      m = _blsr_u64(m);
+    }
+    if (cnt > 8) {
+      for (int k = 8; k < 16; ++k) {
+        o[k] = base + static_cast<std::uint32_t>(_tzcnt_u64(m));
+        m = _blsr_u64(m);
+      }
+      for (int k = 16; k < cnt; ++k) {
+        o[k] = base + static_cast<std::uint32_t>(_tzcnt_u64(m));
+        m = _blsr_u64(m);
+      }
+    }
+    out = o + cnt;
+  }
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
     const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
     return static_cast<std::uint64_t>(
