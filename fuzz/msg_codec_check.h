@@ -2,7 +2,8 @@
 // The check shared by the MessagePack and CBOR fuzz targets: the reader must never crash or
 // over-allocate; whatever value it accepts writes back to bytes that read back to an equal value,
 // and writing that again gives the same bytes; reading the input as a message must agree with
-// reading it as a value.
+// reading it as a value, and reading it into the message left by the previous input (whose
+// storage the reader reuses) must give the same message, or an empty one and the same error.
 #pragma once
 
 #include <cstdint>
@@ -21,15 +22,24 @@ inline keel::msg::bytes_view view_of(const std::string& s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
-// value_from(bytes, opts), from(bytes, opts), write(value, std::string&), to(message): one form.
-template <class ValueFrom, class From, class Write, class To>
+// value_from(bytes, opts), from(bytes, opts), read(bytes, message&, opts),
+// write(value, std::string&), to(message): one form.
+template <class ValueFrom, class From, class Read, class Write, class To>
 int check_codec(const std::uint8_t* data, std::size_t size, ValueFrom value_from, From from,
-                Write write, To to) {
+                Read read, Write write, To to) {
   keel::msg::read_options opts;
   opts.max_depth = 64;
   const keel::msg::bytes_view in(data, size);
   auto v = value_from(in, opts);
   auto m = from(in, opts);
+  static keel::msg::message reused;
+  const keel::msg::error re = read(in, reused, opts);
+  if (re) {
+    check(!m.ok() && re.code == m.code() && re.offset == m.error().offset);
+    check(reused == keel::msg::message{});
+  } else {
+    check(m.ok() && reused == *m);
+  }
   if (!v.ok()) {
     check(v.error().offset <= size);
     check(!m.ok() && m.code() == v.code() && m.error().offset == v.error().offset);

@@ -36,11 +36,11 @@ class reader : public detail::byte_reader {
     }
     switch (major) {
       case 0:
-        v = arg <= INT64_MAX ? value(static_cast<std::int64_t>(arg)) : value(arg);
+        detail::value_access::set_bits(v, arg <= INT64_MAX ? type::int64 : type::uint64, arg);
         return true;
       case 1:
         if (arg <= INT64_MAX) {
-          v = value(-1 - static_cast<std::int64_t>(arg));
+          detail::value_access::set_bits(v, type::int64, ~arg);  // -1 - arg
         } else {
           std::uint8_t be[8];
           detail::store(be, detail::bswap(arg));
@@ -53,7 +53,7 @@ class reader : public detail::byte_reader {
         if (!indefinite) {
           std::string_view s;
           if (!take(arg, s, utf8)) return false;
-          v = utf8 ? value(s) : value::bytes(s);
+          detail::value_access::set_text(v, utf8 ? type::string : type::bytes, s.data(), s.size());
           return true;
         }
         std::string all;
@@ -78,24 +78,24 @@ class reader : public detail::byte_reader {
       case 4: {
         if (!indefinite && arg > left()) return fail(error_code::bad_length, at);
         if (!enter(at)) return false;
-        array a;
+        array& a = detail::value_access::reuse_array(v);
         if (!indefinite) {
           a.resize(arg);
           for (auto& e : a)
             if (!item(e)) return false;
         } else {
+          a.clear();
           while (!at_break()) {
             if (!item(a.emplace_back())) return false;
           }
         }
-        v = value(std::move(a));
         leave();
         return true;
       }
       case 5: {
         if (!indefinite && arg > left() / 2) return fail(error_code::bad_length, at);
         if (!enter(at)) return false;
-        detail::map_builder m(indefinite ? 0 : arg);
+        detail::map_builder m(v, indefinite ? 0 : arg);
         for (std::uint64_t i = 0; indefinite ? !at_break() : i < arg; ++i) {
           if (!need(1)) return false;
           if ((*p >> 5) == 3 && (*p & 0x1f) != 31) {
@@ -111,7 +111,7 @@ class reader : public detail::byte_reader {
             if (!item(m.keyed(std::move(key)))) return false;
           }
         }
-        v = m.finish();
+        m.finish();
         leave();
         return true;
       }
@@ -186,12 +186,12 @@ class reader : public detail::byte_reader {
         return true;
       case 26:
         if (!need(4)) return false;
-        v = value(std::bit_cast<float>(detail::load_be<std::uint32_t>(p)));
+        detail::value_access::set_bits(v, type::float32, detail::load_be<std::uint32_t>(p));
         p += 4;
         return true;
       case 27:
         if (!need(8)) return false;
-        v = value(std::bit_cast<double>(detail::load_be<std::uint64_t>(p)));
+        detail::value_access::set_bits(v, type::float64, detail::load_be<std::uint64_t>(p));
         p += 8;
         return true;
       default:
@@ -243,9 +243,7 @@ result<value> value_from_cbor(bytes_view in, const read_options& options) {
 }
 
 error read_cbor(bytes_view in, message& out, const read_options& options) {
-  auto v = value_from_cbor(in, options);
-  if (!v) return v.error();
-  return detail::message_from_value(std::move(*v), out);
+  return detail::read_document<reader>(in, out, options);
 }
 
 result<message> from_cbor(bytes_view in, const read_options& options) {

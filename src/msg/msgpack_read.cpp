@@ -3,8 +3,6 @@
 // float 32 as float32, float 64 as float64, str (UTF-8 checked) as string, bin as bytes, ext -1
 // of 4, 8 or 12 bytes as timestamp, other ext as extension, maps with string keys as maps.
 // Counts are checked against the bytes left (1 per array element, 2 per map entry) first.
-#include <bit>
-
 #include "keel/msg/msgpack.h"
 #include "reader_base.h"
 
@@ -21,11 +19,11 @@ class reader : public detail::byte_reader {
     const std::uint8_t* at = p;
     const std::uint8_t b = *p++;
     if (b < 0x80) {
-      v = value(std::int64_t{b});
+      set_int(v, b);
       return true;
     }
     if (b >= 0xe0) {
-      v = value(std::int64_t{static_cast<std::int8_t>(b)});
+      set_int(v, static_cast<std::int8_t>(b));
       return true;
     }
     if (b < 0x90) return read_map(b & 0x0f, v, at);
@@ -34,13 +32,11 @@ class reader : public detail::byte_reader {
     std::uint64_t n = 0;
     switch (b) {
       case 0xc0:
-        v = value();
+        detail::value_access::set_bits(v, type::null, 0);
         return true;
       case 0xc2:
-        v = value(false);
-        return true;
       case 0xc3:
-        v = value(true);
+        detail::value_access::set_bits(v, type::boolean, b - 0xc2);
         return true;
       case 0xc4:
       case 0xc5:
@@ -48,7 +44,7 @@ class reader : public detail::byte_reader {
         if (!length(b - 0xc4, n)) return false;
         std::string_view s;
         if (!take(n, s, false)) return false;
-        v = value::bytes(s);
+        detail::value_access::set_text(v, type::bytes, s.data(), s.size());
         return true;
       }
       case 0xc7:
@@ -58,12 +54,12 @@ class reader : public detail::byte_reader {
         return read_ext(n, v, at);
       case 0xca:
         if (!need(4)) return false;
-        v = value(std::bit_cast<float>(detail::load_be<std::uint32_t>(p)));
+        detail::value_access::set_bits(v, type::float32, detail::load_be<std::uint32_t>(p));
         p += 4;
         return true;
       case 0xcb:
         if (!need(8)) return false;
-        v = value(std::bit_cast<double>(detail::load_be<std::uint64_t>(p)));
+        detail::value_access::set_bits(v, type::float64, detail::load_be<std::uint64_t>(p));
         p += 8;
         return true;
       case 0xcc:
@@ -111,6 +107,9 @@ class reader : public detail::byte_reader {
   }
 
  private:
+  static void set_int(value& v, std::int64_t i) noexcept {
+    detail::value_access::set_bits(v, type::int64, static_cast<std::uint64_t>(i));
+  }
   // A big-endian length of 1, 2 or 4 bytes (width 0, 1, 2).
   bool length(int width, std::uint64_t& n) {
     const std::size_t w = std::size_t{1} << width;
@@ -126,20 +125,20 @@ class reader : public detail::byte_reader {
     if (!need(sizeof(U))) return false;
     const std::uint64_t u = detail::load_be<U>(p);
     p += sizeof(U);
-    v = u <= INT64_MAX ? value(static_cast<std::int64_t>(u)) : value(u);
+    detail::value_access::set_bits(v, u <= INT64_MAX ? type::int64 : type::uint64, u);
     return true;
   }
   template <class U, class S>
   bool int_of(value& v) {
     if (!need(sizeof(U))) return false;
-    v = value(std::int64_t{static_cast<S>(detail::load_be<U>(p))});
+    set_int(v, static_cast<S>(detail::load_be<U>(p)));
     p += sizeof(U);
     return true;
   }
   bool read_str(std::uint64_t n, value& v) {
     std::string_view s;
     if (!take(n, s, true)) return false;
-    v = value(s);
+    detail::value_access::set_text(v, type::string, s.data(), s.size());
     return true;
   }
   bool read_ext(std::uint64_t n, value& v, const std::uint8_t* at) {
@@ -170,17 +169,17 @@ class reader : public detail::byte_reader {
   bool read_array(std::uint64_t n, value& v, const std::uint8_t* at) {
     if (n > left()) return fail(error_code::bad_length, at);
     if (!enter(at)) return false;
-    array a(n);
+    array& a = detail::value_access::reuse_array(v);
+    a.resize(n);
     for (auto& e : a)
       if (!item(e)) return false;
-    v = value(std::move(a));
     leave();
     return true;
   }
   bool read_map(std::uint64_t n, value& v, const std::uint8_t* at) {
     if (n > left() / 2) return fail(error_code::bad_length, at);
     if (!enter(at)) return false;
-    detail::map_builder m(n);
+    detail::map_builder m(v, n);
     for (std::uint64_t i = 0; i < n; ++i) {
       if (!need(1)) return false;
       const std::uint8_t k = *p;
@@ -205,7 +204,7 @@ class reader : public detail::byte_reader {
         if (!item(m.keyed(std::move(key)))) return false;
       }
     }
-    v = m.finish();
+    m.finish();
     leave();
     return true;
   }
@@ -221,9 +220,7 @@ result<value> value_from_msgpack(bytes_view in, const read_options& options) {
 }
 
 error read_msgpack(bytes_view in, message& out, const read_options& options) {
-  auto v = value_from_msgpack(in, options);
-  if (!v) return v.error();
-  return detail::message_from_value(std::move(*v), out);
+  return detail::read_document<reader>(in, out, options);
 }
 
 result<message> from_msgpack(bytes_view in, const read_options& options) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the MessagePack and CBOR readers share: bounds, offsets, depth, UTF-8 checks, and the map
-// builder that keeps string-keyed maps as keel maps and any other map as pairs (shape.h).
+// builder that keeps string-keyed maps as keel maps (filled in place) and any other map as pairs
+// (shape.h).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "fill.h"
 #include "keel/msg/binary.h"
 #include "shape.h"
 #include "text.h"
@@ -53,12 +55,17 @@ struct byte_reader {
   error err;
 };
 
-// Builds a map entry by entry: a keel map while every key is a string, pairs once one is not.
+// Builds a map entry by entry into a value: a keel map while every key is a string (filled in
+// place, reusing the map the value held: fill.h), pairs once one is not.
 class map_builder {
  public:
-  explicit map_builder(std::size_t n) { m_.reserve(n); }
+  map_builder(value& target, std::size_t n)
+      : target_(target), m_(value_access::reuse_map(target)), f_(m_, n) {}
   value& named(std::string_view k) {
-    if (!any_) return m_.add(k, value());
+    if (!any_) {
+      if (value* v = f_.same(k)) return *v;
+      return f_.next(k);
+    }
     pairs_.emplace_back(value(k), value());
     return pairs_.back().second;
   }
@@ -66,24 +73,46 @@ class map_builder {
     if (k.type() == type::string) return named(k.as_text());
     if (!any_) {
       any_ = true;
-      for (const auto& e : m_) pairs_.emplace_back(value(e.name), e.value);
+      f_.finish();
+      for (std::size_t i = 0; i < m_.size(); ++i)
+        pairs_.emplace_back(value(m_[i].name), std::move(m_.value_at(i)));
       m_.clear();
     }
     pairs_.emplace_back(std::move(k), value());
     return pairs_.back().second;
   }
-  value finish() {
-    if (!any_) return value(std::move(m_));
+  // Completes the value: the map, or tagged(kAnyKeyMap, [[key, value], ...]).
+  void finish() {
+    if (!any_) {
+      f_.finish();
+      return;
+    }
     array a;
     a.reserve(pairs_.size());
     for (auto& [k, v] : pairs_) a.emplace_back(array{std::move(k), std::move(v)});
-    return value::tagged(kAnyKeyMap, value(std::move(a)));
+    target_ = value::tagged(kAnyKeyMap, value(std::move(a)));  // replaces the map m_
   }
 
  private:
-  map m_;
+  value& target_;
+  map& m_;
+  map_filler f_;
   std::vector<std::pair<value, value>> pairs_;
   bool any_ = false;
 };
+
+// A whole document read as a message: the top-level value is filled in place over out's storage
+// (document_shell), checked for size and trailing bytes, then taken apart into header and body;
+// on an error `out` is left empty. Reader: a byte_reader with item(value&).
+template <class Reader>
+error read_document(bytes_view in, message& out, const read_options& options) {
+  value v = document_shell(out);
+  Reader r(in, options);
+  if (r.too_large() || !r.item(v) || !r.finished()) {
+    clear_message(out);
+    return r.err;
+  }
+  return message_from_value(std::move(v), out);
+}
 
 }  // namespace keel::msg::detail

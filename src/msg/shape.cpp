@@ -20,7 +20,7 @@ bool read_header(const map& m, header& h) {
 }  // namespace
 
 error message_from_value(value&& v, message& out) {
-  out.header = {};
+  for (std::string* f : header_fields(out.header)) f->clear();
   if (map* m = v.as_map()) {
     out.body() = std::move(*m);
     return {};
@@ -33,8 +33,22 @@ error message_from_value(value&& v, message& out) {
       return {};
     }
   }
-  out.header = {};
+  clear_message(out);
   return error{error_code::bad_value, 0};
+}
+
+value document_shell(message& out) {
+  value body(std::move(out.body()));
+  if (header_empty(out.header)) return body;
+  array a(2);
+  a[0] = value(map());
+  a[1] = std::move(body);
+  return value(std::move(a));
+}
+
+void clear_message(message& out) noexcept {
+  for (std::string* f : header_fields(out.header)) f->clear();
+  out.body().clear();
 }
 
 }  // namespace keel::msg::detail

@@ -44,7 +44,15 @@ inline const array* any_key_pairs(const value& v) {
   return a;
 }
 
-// The message a document's top-level value stands for (see above); bad_value otherwise.
+// The message a document's top-level value stands for (see above); bad_value otherwise, with
+// `out` left empty.
 error message_from_value(value&& v, message& out);
+
+// A top-level value shaped as `out` would be written (its body map, or [header map, body map])
+// and holding out's body, for a reader that fills values in place: reading a message of the
+// same shape then reuses the body's storage (message_from_value moves it back).
+value document_shell(message& out);
+// Empties a message (a failed read).
+void clear_message(message& out) noexcept;
 
 }  // namespace keel::msg::detail

@@ -155,6 +155,38 @@ TEST(MsgPack, RoundTripRandomMessages) {
   }
 }
 
+// Reading MessagePack or CBOR into a message that holds another one (of other shapes: headers or
+// none, more or fewer entries, maps with non-string keys) gives exactly the fresh read; a failed
+// read leaves the message empty.
+TEST(MsgPack, ReadingIntoAFullMessageAlsoCbor) {
+  using reader = error (*)(bytes_view, message&, const read_options&);
+  using writer = std::string (*)(const message&);
+  const std::pair<writer, reader> forms[] = {
+      {[](const message& m) { return to_msgpack(m); }, read_msgpack},
+      {[](const message& m) { return to_cbor(m); }, read_cbor},
+  };
+  for (const auto& [write, read] : forms) {
+    test::random_options o;
+    o.max_entries = 20;
+    test::generator g(3, o);
+    message into;
+    for (int i = 0; i < 200; ++i) {
+      message m = g.make();
+      if (i % 3 == 0) m.header.type = "t" + std::to_string(i);
+      if (i % 7 == 0)  // a map with a non-string key
+        m.add("pairs", value::tagged(259, value(array{value(array{std::int64_t{1}, "x"})})));
+      const std::string bytes = write(m);
+      message fresh;
+      ASSERT_FALSE(read(test::as_bytes(bytes), fresh, {})) << i;
+      ASSERT_FALSE(read(test::as_bytes(bytes), into, {})) << i;
+      ASSERT_EQ(into, fresh) << i;
+      for (const auto& e : fresh) EXPECT_EQ(*into.find(e.name), *fresh.find(e.name)) << i;
+    }
+    EXPECT_TRUE(read(test::as_bytes(std::string("\xc1")), into, {}));
+    EXPECT_EQ(into, message{});
+  }
+}
+
 message interop_sample() {
   message m;
   m.add("int", std::int64_t{-123456789});

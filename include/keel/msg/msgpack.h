@@ -16,6 +16,8 @@ namespace keel::msg {
 
 void write_msgpack(const message& m, std::string& out);
 std::string to_msgpack(const message& m);
+// Reads a whole message into `out`, replacing its contents and reusing its storage (entry
+// names, strings, nested maps and arrays); on an error `out` is left empty.
 error read_msgpack(bytes_view in, message& out, const read_options& options = {});
 result<message> from_msgpack(bytes_view in, const read_options& options = {});
 
