@@ -265,7 +265,9 @@ inline char* write_double(double d, char* out) noexcept {
   // Trailing zeros of the significand are left in by Dragonbox and dropped from the digit
   // register below (one compare), cheaper than Dragonbox's removal by divisions.
   const auto r = jkj::dragonbox::to_decimal(d, jkj::dragonbox::policy::trailing_zero::ignore);
-  if (r.is_negative) *out++ = '-';
+  // The sign without a branch: random signs (coordinates, deltas) mispredicted one in two.
+  *out = '-';
+  out += r.is_negative;
   std::uint64_t sig = r.significand;  // < 10^17
   const int k = decimal_length(sig);
   int point = k + r.exponent;  // the value is 0.DIGITS x 10^point
