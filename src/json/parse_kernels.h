@@ -10,7 +10,6 @@
 // nodes (docs/json-dom.md): numbers converted, strings unescaped into the string area.
 #pragma once
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
