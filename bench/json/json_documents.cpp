@@ -11,13 +11,6 @@
 namespace keel::bench::json_docs {
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // splitmix64: a small deterministic generator, so the generated documents never change.
 struct rng {
   std::uint64_t state;
@@ -117,6 +110,13 @@ std::string repeated_keys(std::size_t target) {
 
 }  // namespace
 
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 std::vector<document> corpus_documents(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> paths;
   std::error_code ec;
@@ -126,7 +126,7 @@ std::vector<document> corpus_documents(const std::filesystem::path& dir) {
   std::sort(paths.begin(), paths.end());
   std::vector<document> docs;
   for (const auto& p : paths) {
-    docs.push_back({p.filename().string(), std::make_shared<const std::string>(slurp(p))});
+    docs.push_back({p.filename().string(), std::make_shared<const std::string>(read_text(p))});
   }
   return docs;
 }

@@ -15,6 +15,9 @@ struct document {
   std::shared_ptr<const std::string> text;
 };
 
+// A file's bytes (empty if it cannot be read).
+std::string read_text(const std::filesystem::path& p);
+
 // The corpus files in name order (`dir` is the corpus's json/ directory; none if it is missing).
 std::vector<document> corpus_documents(const std::filesystem::path& dir);
 

@@ -3,26 +3,18 @@
 // citm_catalog.json read into struct models (bench/json/struct_model.h) and written back, keel's
 // mapping (KEEL_FIELDS) against simdjson 4.6.1 On-Demand (hand-written extraction, read only),
 // RapidJSON (Document + copying out; Writer) and nlohmann::json (from_json / to_json).
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include <keel/json.h>
 #include <keel/json/mapping.h>
 
 #include "harness/keel_bench.h"
+#include "json/json_documents.h"
 #include "json/struct_model.h"
 
 namespace keel::bench::model {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // The read and write cases of one model: `Root` read from corpus file json/<file>.
 template <class Root>
@@ -30,7 +22,7 @@ void add_model(suite& s, const context& ctx, const std::string& model, const cha
                std::size_t (*items_of)(const Root&)) {
   const std::string read_case = "struct/read/" + model, write_case = "struct/write/" + model;
   if (!ctx.wants(read_case) && !ctx.wants(write_case)) return;
-  auto text = std::make_shared<const std::string>(slurp(ctx.corpus / "json" / file));
+  auto text = std::make_shared<const std::string>(json_docs::read_text(ctx.corpus / "json" / file));
   if (text->empty()) {
     s.unmeasured(read_case, "keel", std::string("missing corpus file json/") + file);
     return;
