@@ -6,5 +6,6 @@
 namespace keel::json::detail {
 
 void parse_avx2(parse_state& st) { parse_document<isa_avx2>(st); }
+void positions_avx2(parse_state& st) { find_positions<isa_avx2>(st); }
 
 }  // namespace keel::json::detail

@@ -6,5 +6,6 @@
 namespace keel::json::detail {
 
 void parse_avx512(parse_state& st) { parse_document<isa_avx512>(st); }
+void positions_avx512(parse_state& st) { find_positions<isa_avx512>(st); }
 
 }  // namespace keel::json::detail

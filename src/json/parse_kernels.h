@@ -909,13 +909,19 @@ inline const std::uint8_t* sentinels(parse_state& st) noexcept {
 
 }  // namespace
 
-// Both stages; the result (or error) is left in st.
+// Stage 1 alone: fills st.idx / st.n_idx and st.s1_error / st.s1_offset.
 template <class I>
-void parse_document(parse_state& st) noexcept {
+void find_positions(parse_state& st) noexcept {
   if constexpr (requires { I::stage1(st); })
     I::stage1(st);  // the ISA's own stage 1 (isa_scalar: stage1_scalar.h)
   else
     stage1<I>::run(st);
+}
+
+// Both stages; the result (or error) is left in st.
+template <class I>
+void parse_document(parse_state& st) noexcept {
+  find_positions<I>(st);
   node* nodes = st.nodes(st.n_idx + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (nodes == nullptr || strings == nullptr) {

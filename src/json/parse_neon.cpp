@@ -6,5 +6,6 @@
 namespace keel::json::detail {
 
 void parse_neon(parse_state& st) { parse_document<isa_neon>(st); }
+void positions_neon(parse_state& st) { find_positions<isa_neon>(st); }
 
 }  // namespace keel::json::detail

@@ -6,5 +6,6 @@
 namespace keel::json::detail {
 
 void parse_scalar(parse_state& st) { parse_document<isa_scalar>(st); }
+void positions_scalar(parse_state& st) { find_positions<isa_scalar>(st); }
 
 }  // namespace keel::json::detail

@@ -44,12 +44,19 @@ inline constexpr std::size_t kOverlayMargin = 4096;  // bytes between the last n
 inline constexpr std::size_t kStringSlack = 80;      // string copies write whole 64-byte chunks
 
 using kernel_fn = void (*)(parse_state&);
+// Both stages (parse_document in parse_kernels.h), per kernel set.
 void parse_scalar(parse_state& st);
+// Stage 1 alone (find_positions): st.buf / st.len / st.opt and a position buffer st.idx of
+// st.len + kIndexSlack entries in; st.idx / st.n_idx and st.s1_error / st.s1_offset out.
+void positions_scalar(parse_state& st);
 #if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
+void positions_avx2(parse_state& st);
+void positions_avx512(parse_state& st);
 #elif defined(__aarch64__)
 void parse_neon(parse_state& st);
+void positions_neon(parse_state& st);
 #endif
 
 }  // namespace keel::json::detail
