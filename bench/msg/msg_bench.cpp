@@ -274,6 +274,10 @@ void add_simd(keel::bench::suite& s, const std::string& label, std::size_t n) {
 
 // shared_message with 1 and 2 threads: per iteration every thread reads kReads values (a
 // snapshot and a lookup each) and thread 0 also publishes kUpdates updates of the ~1 KB message.
+// The helper thread sleeps between iterations (std::atomic wait/notify, a futex), never spins: on
+// a loaded machine a spinning waiter holds the CPU the other thread needs, and an iteration then
+// lasts a scheduler time slice instead of the work (16x the 1-thread time with both threads on
+// one CPU).
 void add_shared(keel::bench::suite& s, const md::dataset& data) {
   constexpr int kReads = 20000, kUpdates = 10;
   for (int threads : {1, 2}) {
@@ -282,7 +286,7 @@ void add_shared(keel::bench::suite& s, const md::dataset& data) {
         [data, threads](benchmark::State& st) {
           km::shared_message shared(to_message(data));
           std::atomic<std::uint64_t> go{0}, done{0};
-          std::atomic<bool> stop{false};
+          constexpr std::uint64_t kStop = ~std::uint64_t{0};
           auto work = [&](bool writer) {
             std::size_t found = 0;
             for (int i = 0; i < kReads; ++i) {
@@ -296,29 +300,28 @@ void add_shared(keel::bench::suite& s, const md::dataset& data) {
           std::vector<std::thread> helpers;
           for (int t = 1; t < threads; ++t) {
             helpers.emplace_back([&] {
-              std::uint64_t seen = 0;
-              for (;;) {
-                std::uint64_t g;
-                while ((g = go.load(std::memory_order_acquire)) == seen &&
-                       !stop.load(std::memory_order_acquire)) {
-                }
-                if (stop.load(std::memory_order_acquire)) return;
-                seen = g;
+              for (std::uint64_t seen = 0;;) {
+                go.wait(seen, std::memory_order_acquire);
+                seen = go.load(std::memory_order_acquire);
+                if (seen == kStop) return;
                 work(false);
                 done.fetch_add(1, std::memory_order_acq_rel);
+                done.notify_all();
               }
             });
           }
+          const auto helpers_n = static_cast<std::uint64_t>(threads - 1);
           std::uint64_t round = 0;
           for (auto _ : st) {
             ++round;
             go.store(round, std::memory_order_release);
+            go.notify_all();
             work(true);
-            while (done.load(std::memory_order_acquire) <
-                   round * static_cast<std::uint64_t>(threads - 1)) {
-            }
+            for (std::uint64_t d; (d = done.load(std::memory_order_acquire)) < round * helpers_n;)
+              done.wait(d, std::memory_order_acquire);
           }
-          stop.store(true, std::memory_order_release);
+          go.store(kStop, std::memory_order_release);
+          go.notify_all();
           for (auto& h : helpers) h.join();
         },
         0, static_cast<std::uint64_t>(threads) * kReads);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// keel::msg::shared_message: copy-on-write versions published to per-thread-group slots, each
-// slot with its own reference count.
+// keel::msg::shared_message: copy-on-write versions published to per-thread slots, each slot
+// with its own lock and its own reference count.
 #include <atomic>
+#include <bit>
+#include <cstdint>
 
 #include "keel/msg/shared.h"
 
@@ -9,21 +11,55 @@ namespace keel::msg {
 
 namespace {
 
-// A small per-thread number: consecutive threads get consecutive slots.
-std::size_t thread_slot() {
-  static std::atomic<std::size_t> next{0};
-  thread_local const std::size_t mine = next.fetch_add(1, std::memory_order_relaxed);
-  return mine;
-}
+// Slot numbers for reading threads: a thread takes the lowest free number at its first read and
+// gives it back when it ends, so threads alive at the same time have different slots while there
+// are at most kSlots of them (more share slots, round robin).
+constexpr std::size_t kSlotCount = shared_message::kSlots;
+static_assert(kSlotCount <= 32);
+constexpr std::uint32_t kAllSlots = (std::uint32_t{1} << (kSlotCount - 1) << 1) - 1;
+std::atomic<std::uint32_t> slots_in_use{0};
+std::atomic<std::size_t> overflow{0};
+
+struct slot_claim {
+  std::size_t slot = 0;
+  bool owned = false;
+  slot_claim() {
+    std::uint32_t used = slots_in_use.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint32_t free = ~used & kAllSlots;
+      if (free == 0) {
+        slot = overflow.fetch_add(1, std::memory_order_relaxed) % kSlotCount;
+        return;
+      }
+      const auto bit = static_cast<std::size_t>(std::countr_zero(free));
+      if (slots_in_use.compare_exchange_weak(used, used | (std::uint32_t{1} << bit),
+                                             std::memory_order_relaxed)) {
+        slot = bit;
+        owned = true;
+        return;
+      }
+    }
+  }
+  ~slot_claim() {
+    if (owned) slots_in_use.fetch_and(~(std::uint32_t{1} << slot), std::memory_order_relaxed);
+  }
+  slot_claim(const slot_claim&) = delete;
+  slot_claim& operator=(const slot_claim&) = delete;
+};
 
 }  // namespace
+
+std::size_t shared_message::reader_slot() {
+  thread_local const slot_claim mine;
+  return mine.slot;
+}
 
 shared_message::shared_message(message m)
     : current_(std::make_shared<const message>(std::move(m))) {
   for (slot& s : slots_) s.p = slot_pointer(current_);
 }
 
-shared_message::slot& shared_message::my_slot() const { return slots_[thread_slot() % kSlots]; }
+shared_message::slot& shared_message::my_slot() const { return slots_[reader_slot()]; }
 
 std::shared_ptr<const message> shared_message::snapshot() const {
   slot& s = my_slot();

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <latch>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -75,6 +77,37 @@ TEST(MsgShared, StressReadersAndWriters) {
   EXPECT_EQ(backwards.load(), 0);
   EXPECT_EQ(*s.get<std::int64_t>("a"), std::int64_t{kWriters} * kUpdates);
   EXPECT_EQ(s.version(), static_cast<std::uint64_t>(kWriters) * kUpdates);
+}
+
+// Threads alive at the same time read through different slots (up to kSlots of them), also when
+// earlier threads have come and gone.
+TEST(MsgShared, LiveThreadsHaveSlotsOfTheirOwn) {
+  const std::size_t mine = shared_message::reader_slot();
+  EXPECT_LT(mine, shared_message::kSlots);
+  EXPECT_EQ(shared_message::reader_slot(), mine);  // fixed for the thread's life
+  for (std::size_t i = 0; i < 2 * shared_message::kSlots; ++i) {
+    std::size_t other = mine;
+    std::thread([&other] { other = shared_message::reader_slot(); }).join();
+    EXPECT_NE(other, mine) << "thread " << i;
+  }
+  constexpr std::size_t kOthers = shared_message::kSlots - 1;
+  std::vector<std::size_t> slots(kOthers);
+  std::latch all_read(kOthers);
+  std::latch release(1);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < kOthers; ++t) {
+    threads.emplace_back([&, t] {
+      slots[t] = shared_message::reader_slot();
+      all_read.count_down();
+      release.wait();
+    });
+  }
+  all_read.wait();
+  release.count_down();
+  for (auto& t : threads) t.join();
+  std::set<std::size_t> distinct(slots.begin(), slots.end());
+  distinct.insert(mine);
+  EXPECT_EQ(distinct.size(), shared_message::kSlots);
 }
 
 // A plain map shared read-only between threads: the first lookups race to build its index (one

@@ -8,14 +8,17 @@
 //   set/add/remove) has returned, every read that starts afterwards, on any thread, sees it, and a
 //   thread's reads never go back to an older version.
 // - Readers do not serialise on one lock: each thread reads through one of kSlots cache-line
-//   sized slots (chosen per thread), each with its own lock and its own reference count of the
-//   current version, so readers on different slots share no lock and no written cache line; a
-//   reader holds its slot's lock only to copy a pointer.
+//   sized slots, each with its own lock and its own reference count of the current version, and
+//   a reader holds its slot's lock only to copy a pointer. A thread takes a free slot at its
+//   first read and frees it when it ends, so up to kSlots threads alive at once each read
+//   through a slot of their own and share no lock and no written cache line (more threads share
+//   slots, round robin).
 // - An update copies the message, applies the change to the copy and publishes it to every slot
 //   (O(size) per update): batch several changes in one update().
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -52,6 +55,10 @@ class shared_message {
   std::size_t remove(std::string_view name);
   // The number of updates published so far.
   std::uint64_t version() const;
+
+  // The slot the calling thread reads through (0 .. kSlots-1), the same for every
+  // shared_message.
+  static std::size_t reader_slot();
 
  private:
   struct alignas(64) slot {
