@@ -332,7 +332,9 @@ inline std::size_t utf8_encode_bmp(std::uint32_t cp, std::uint8_t* out) noexcept
   return 1 + std::size_t{cp >= 0x80} + std::size_t{cp >= 0x800};
 }
 
-template <class I>
+// Build: nodes and string copies for the document; without it (parser::validate) they go round
+// small buffers that nothing reads back, and only the checks remain.
+template <class I, bool Build = true>
 struct stage2 {
   parse_state& st;
   const std::uint8_t* buf;
@@ -345,6 +347,16 @@ struct stage2 {
   node* out;
   std::uint8_t* sbase;
   std::uint8_t* sout;
+  node* ring;  // !Build: the first of kValidateRing + 1 nodes
+
+  // !Build, before each value or key (each writes at most one node and one string): back to the
+  // start of the ring and of the string buffer.
+  KEEL_INLINE void recycle() noexcept {
+    if constexpr (!Build) {
+      if (out >= ring + kValidateRing) out = ring;
+      sout = sbase;
+    }
+  }
 
   bool fail(error_code c, std::size_t off) noexcept {
     st.code = c;
@@ -736,7 +748,7 @@ struct stage2 {
   KEEL_INLINE static bool go(parse_state& st, const std::uint8_t* buf, std::size_t safe,
                              node* nodes, std::uint8_t* strings, node*& out_end,
                              std::uint8_t*& sout_end) noexcept {
-    stage2 s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings};
+    stage2 s2{st, buf, st.len, st.idx, st.n_idx, st.idx + safe, nodes, strings, strings, nodes};
     const bool ok = s2.run();
     out_end = s2.out;
     sout_end = s2.sout;
@@ -774,6 +786,7 @@ struct stage2 {
 
     if (n == 0) return fail(error_code::empty_document, len);
   value:
+    recycle();
     switch (ch(ip)) {
       case '{':
       case '[': {
@@ -821,6 +834,7 @@ struct stage2 {
         goto after_value;
     }
   key:
+    recycle();
     if (ch(ip) != '"') [[unlikely]] {
       // A key expected after a comma ("{}" was checked at the '{'): a trailing comma, when
       // allowed.
@@ -922,7 +936,8 @@ void find_positions(parse_state& st) noexcept {
 template <class I>
 void parse_document(parse_state& st) noexcept {
   find_positions<I>(st);
-  node* nodes = st.nodes(st.n_idx + 1);
+  const bool build = !st.validate_only;
+  node* nodes = st.nodes(build ? st.n_idx + 1 : kValidateRing + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (nodes == nullptr || strings == nullptr) {
     st.code = error_code::out_of_memory;
@@ -940,7 +955,8 @@ void parse_document(parse_state& st) noexcept {
   }
   node* out_end;
   std::uint8_t* sout_end;
-  const bool ok = stage2<I>::go(st, buf, safe, nodes, strings, out_end, sout_end);
+  const bool ok = build ? stage2<I>::go(st, buf, safe, nodes, strings, out_end, sout_end)
+                        : stage2<I, false>::go(st, buf, safe, nodes, strings, out_end, sout_end);
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
     // the first value was wanted) that value ended before it.
@@ -950,7 +966,7 @@ void parse_document(parse_state& st) noexcept {
       return;
     }
   }
-  if (!ok) return;
+  if (!ok || !build) return;
   st.finish(static_cast<std::size_t>(out_end - nodes),
             static_cast<std::size_t>(sout_end - strings));
 }

@@ -16,6 +16,7 @@ struct parse_state {
   const parse_options* opt = nullptr;
   parser* owner = nullptr;
   document* doc = nullptr;
+  bool validate_only = false;  // parser::validate: stage 2 keeps no nodes or strings
 
   std::uint32_t* idx = nullptr;  // structural indices (capacity len + kIndexSlack)
   std::size_t n_idx = 0;
@@ -42,6 +43,8 @@ inline constexpr std::size_t kIndexSlack = 72;  // flatten() writes up to 64 pas
 inline constexpr std::size_t kOverlayMinBytes = std::size_t{64} << 20;
 inline constexpr std::size_t kOverlayMargin = 4096;  // bytes between the last node and the next
 inline constexpr std::size_t kStringSlack = 80;      // string copies write whole 64-byte chunks
+// parser::validate: stage 2 writes its nodes round a ring of this many (nothing reads them).
+inline constexpr std::size_t kValidateRing = 256;
 
 using kernel_fn = void (*)(parse_state&);
 // Both stages (parse_document in parse_kernels.h), per kernel set.

@@ -140,7 +140,8 @@ error located(const std::uint8_t* data, std::size_t size, error_code code, std::
 // position, about 8 per value, beside the 16 of the value's node).
 node* parse_state::nodes(std::size_t n) noexcept {
   node* area = grow(doc->nodes_, doc->node_capacity_, n);
-  if (area != nullptr && len >= kOverlayMinBytes && idx == owner->indices_.get()) {
+  if (area != nullptr && !validate_only && len >= kOverlayMinBytes &&
+      idx == owner->indices_.get()) {
     overlay_positions(area, doc->node_capacity_);
   }
   return area;
@@ -192,6 +193,14 @@ isa default_isa() noexcept {
 parser::~parser() = default;
 
 error parser::parse_into(document& doc, const void* data, std::size_t size) noexcept {
+  return run(doc, data, size, false);
+}
+
+error parser::validate(const void* data, std::size_t size) noexcept {
+  return run(doc_, data, size, true);
+}
+
+error parser::run(document& doc, const void* data, std::size_t size, bool validate_only) noexcept {
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   doc.node_count_ = 0;
   doc.string_bytes_ = 0;
@@ -207,6 +216,7 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
     st.opt = &options_;
     st.owner = this;
     st.doc = &doc;
+    st.validate_only = validate_only;
     std::size_t skip = 0;
     if (options_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf)
       skip = 3;
@@ -232,6 +242,7 @@ error parser::parse_into(document& doc, const void* data, std::size_t size) noex
       return detail::located(bytes, size, st.code, st.offset + skip);
     }
     consumed_ = st.consumed + skip;
+    if (validate_only) doc.node_count_ = 0;
     return {};
   } catch (const std::bad_alloc&) {
     doc.node_count_ = 0;
@@ -243,6 +254,11 @@ result<value> parser::parse(const void* data, std::size_t size) noexcept {
   const error e = parse_into(doc_, data, size);
   if (e) return e;
   return doc_.root();
+}
+
+error validate(std::string_view text, const parse_options& options) noexcept {
+  parser p(options);
+  return p.validate(text);
 }
 
 result<document> parse(std::string_view text, const parse_options& options) noexcept {

@@ -24,6 +24,7 @@
 #include "keel/json/error.h"
 #include "keel/json/options.h"
 #include "keel/json/value.h"
+#include "keel/json/writer.h"
 
 namespace keel::json::detail {
 
@@ -31,10 +32,17 @@ namespace keel::json::detail {
 // stores: 64 bytes, a string block: 32 bytes) plus separators, with margin.
 inline constexpr std::ptrdiff_t kWriteSlack = 160;
 
-// Grows the buffer to hold `used` bytes plus `need` more plus the slack; returns the new base
-// (writer.cpp). Out of line and without the cursor, so the cursor stays in a register.
-char* grow_output(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t used,
-                  std::size_t need);
+// The writer's output buffer and, for a streamed write, where full buffers go.
+struct output_buffer {
+  std::unique_ptr<char[]>& buf;
+  std::size_t& cap;
+  write_sink* sink = nullptr;  // nullptr: the whole text stays in the buffer
+};
+// Makes room for `need` more bytes after `used` plus the slack; returns the new base
+// (writer.cpp). Grows the buffer, keeping its bytes; a streamed write first hands the `used`
+// bytes to the sink and sets `used` to 0. Out of line and without the cursor, so the cursor stays
+// in a register.
+char* grow_output(output_buffer& out, std::size_t& used, std::size_t need);
 // Escapes the character at s[i] at p (advancing i past it); nullptr on invalid UTF-8 (only
 // reachable with escape_unicode). Rare: out of line (writer.cpp).
 char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept;
@@ -136,20 +144,19 @@ KEEL_INLINE char* put_noescape_string(char* p, const char* s, std::size_t len) n
 // container is followed by the node after it in its parent's block. Otherwise the immutable
 // layout: strings at `strings + data`, children right after their container.
 template <long_scan Long, bool Pretty, bool Plain, bool Mut>
-error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                      const node* start, const char* strings, std::vector<const node*>& stack,
-                      const write_options& o) {
-  if (cap < 4096) grow_output(buf, cap, 0, 0);
-  char* base = buf.get();
+error_code write_tree(output_buffer& out, std::size_t& size, const node* start, const char* strings,
+                      std::vector<const node*>& stack, const write_options& o) {
+  std::size_t used = 0;
+  char* base = out.cap < 4096 ? grow_output(out, used, 0) : out.buf.get();
   char* p = base;
-  char* lim = base + cap - kWriteSlack;
+  char* lim = base + out.cap - kWriteSlack;
   // Room for `need` bytes past the slack-free limit.
   auto ensure = [&](std::size_t need) KEEL_INLINE_LAMBDA {
     if (lim - p < static_cast<std::ptrdiff_t>(need)) [[unlikely]] {
-      const auto used = static_cast<std::size_t>(p - base);
-      base = grow_output(buf, cap, used, need);
+      used = static_cast<std::size_t>(p - base);
+      base = grow_output(out, used, need);
       p = base + used;
-      lim = base + cap - kWriteSlack;
+      lim = base + out.cap - kWriteSlack;
     }
   };
   auto newline = [&](std::size_t depth) KEEL_INLINE_LAMBDA {
@@ -349,15 +356,15 @@ error_code write_tree(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_
 
 // The four option combinations of one kernel set, for one node layout.
 template <long_scan Long, bool Mut>
-error_code write_document(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t& size,
-                          const node* root, const char* strings, std::vector<const node*>& stack,
+error_code write_document(output_buffer& out, std::size_t& size, const node* root,
+                          const char* strings, std::vector<const node*>& stack,
                           const write_options& o) {
   const bool plain = !o.escape_slash && !o.escape_unicode;
   if (o.pretty)
-    return plain ? write_tree<Long, true, true, Mut>(buf, cap, size, root, strings, stack, o)
-                 : write_tree<Long, true, false, Mut>(buf, cap, size, root, strings, stack, o);
-  return plain ? write_tree<Long, false, true, Mut>(buf, cap, size, root, strings, stack, o)
-               : write_tree<Long, false, false, Mut>(buf, cap, size, root, strings, stack, o);
+    return plain ? write_tree<Long, true, true, Mut>(out, size, root, strings, stack, o)
+                 : write_tree<Long, true, false, Mut>(out, size, root, strings, stack, o);
+  return plain ? write_tree<Long, false, true, Mut>(out, size, root, strings, stack, o)
+               : write_tree<Long, false, false, Mut>(out, size, root, strings, stack, o);
 }
 
 }  // namespace keel::json::detail

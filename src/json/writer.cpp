@@ -2,6 +2,7 @@
 // keel::json::writer: picks the kernel set (write_kernels.h: the writer loop instantiated here
 // once per kernel set, with baseline flags) and keeps the output buffer; the out-of-line helpers
 // the kernels share.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -18,15 +19,32 @@
 namespace keel::json {
 namespace detail {
 
-char* grow_output(std::unique_ptr<char[]>& buf, std::size_t& cap, std::size_t used,
-                  std::size_t need) {
-  std::size_t want = (cap + need + static_cast<std::size_t>(kWriteSlack)) * 2;
+// A streamed write's buffer: the size of the pieces it hands on (a string that needs more room
+// grows it).
+constexpr std::size_t kStreamChunk = std::size_t{64} << 10;
+
+char* grow_output(output_buffer& out, std::size_t& used, std::size_t need) {
+  const auto slack = static_cast<std::size_t>(kWriteSlack);
+  if (out.sink != nullptr) {
+    write_sink& s = *out.sink;
+    if (used > 0 && !s.failed) {
+      s.failed = !s.put(s.ctx, out.buf.get(), used);
+      s.written += used;
+    }
+    used = 0;
+    if (out.cap >= need + slack && out.cap >= kStreamChunk) return out.buf.get();
+    const std::size_t want = std::max(need + slack, kStreamChunk);
+    out.buf = std::make_unique_for_overwrite<char[]>(want);
+    out.cap = want;
+    return out.buf.get();
+  }
+  std::size_t want = (out.cap + need + slack) * 2;
   if (want < 4096) want = 4096;
   auto fresh = std::make_unique_for_overwrite<char[]>(want);
-  if (used) std::memcpy(fresh.get(), buf.get(), used);
-  buf = std::move(fresh);
-  cap = want;
-  return buf.get();
+  if (used) std::memcpy(fresh.get(), out.buf.get(), used);
+  out.buf = std::move(fresh);
+  out.cap = want;
+  return out.buf.get();
 }
 
 const node** grow_stack(std::vector<const node*>& stack, std::size_t depth) {
@@ -88,7 +106,10 @@ char* escape(char* p, const char* s, std::size_t len, std::size_t& i) noexcept {
 
 static_assert(detail::text_sink::kSlack == static_cast<std::size_t>(detail::kWriteSlack));
 
-void detail::text_sink::grow(std::size_t n) { grow_output(buf_, cap_, size_, n); }
+void detail::text_sink::grow(std::size_t n) {
+  detail::output_buffer out{buf_, cap_};
+  grow_output(out, size_, n);
+}
 
 bool detail::text_sink::string(std::string_view s) {
   const std::size_t len = s.size();
@@ -179,13 +200,13 @@ bool detail::text_sink::number(double v) {
 }
 
 template <bool Mut>
-result<std::string_view> writer::write_nodes(const detail::node* root,
-                                             const char* strings) noexcept {
+error_code writer::write_nodes(const detail::node* root, const char* strings, std::size_t& size,
+                               detail::write_sink* sink) noexcept {
   try {
     const isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
     if (!isa_supported(which)) return error_code::isa_unavailable;
     last_isa_ = which;
-    std::size_t size = 0;
+    size = 0;
     // The avx512 kernel set writes long strings with the avx2 set's 32-byte blocks (docs/json.md:
     // 64-byte blocks left some processes in a slow state on twitter.json).
 #if defined(__x86_64__)
@@ -193,13 +214,10 @@ result<std::string_view> writer::write_nodes(const detail::node* root,
 #elif defined(__aarch64__)
     constexpr detail::long_scan wide = detail::scan_long_neon;
 #endif
-    const error_code e = which == isa::scalar
-                             ? detail::write_document<nullptr, Mut>(buf_, capacity_, size, root,
-                                                                    strings, stack_, options_)
-                             : detail::write_document<wide, Mut>(buf_, capacity_, size, root,
-                                                                 strings, stack_, options_);
-    if (e != error_code::ok) return e;
-    return std::string_view(buf_.get(), size);
+    detail::output_buffer out{buf_, capacity_, sink};
+    return which == isa::scalar
+               ? detail::write_document<nullptr, Mut>(out, size, root, strings, stack_, options_)
+               : detail::write_document<wide, Mut>(out, size, root, strings, stack_, options_);
   } catch (const std::bad_alloc&) {
     return error_code::out_of_memory;
   }
@@ -207,12 +225,58 @@ result<std::string_view> writer::write_nodes(const detail::node* root,
 
 result<std::string_view> writer::write(const value& v) noexcept {
   if (!v.valid()) return error_code::not_found;
-  return write_nodes<false>(v.node_ptr(), v.string_area());
+  std::size_t size = 0;
+  const error_code e = write_nodes<false>(v.node_ptr(), v.string_area(), size, nullptr);
+  if (e != error_code::ok) return e;
+  return std::string_view(buf_.get(), size);
 }
 
 result<std::string_view> writer::write(const mutable_value& v) noexcept {
   if (!v.valid()) return error_code::not_found;
-  return write_nodes<true>(v.node_ptr(), nullptr);
+  std::size_t size = 0;
+  const error_code e = write_nodes<true>(v.node_ptr(), nullptr, size, nullptr);
+  if (e != error_code::ok) return e;
+  return std::string_view(buf_.get(), size);
+}
+
+namespace {
+// The last piece of a streamed write, and its result.
+result<std::size_t> finish_stream(error_code e, const char* last, std::size_t size,
+                                  detail::write_sink& sink) noexcept {
+  if (e != error_code::ok) return e;
+  if (size > 0 && !sink.failed) {
+    sink.failed = !sink.put(sink.ctx, last, size);
+    sink.written += size;
+  }
+  if (sink.failed) return error_code::io_error;
+  return sink.written;
+}
+
+bool put_file(void* ctx, const char* data, std::size_t size) noexcept {
+  return std::fwrite(data, 1, size, static_cast<std::FILE*>(ctx)) == size;
+}
+}  // namespace
+
+result<std::size_t> writer::write_to(const value& v, detail::write_sink sink) noexcept {
+  if (!v.valid()) return error_code::not_found;
+  std::size_t size = 0;
+  const error_code e = write_nodes<false>(v.node_ptr(), v.string_area(), size, &sink);
+  return finish_stream(e, buf_.get(), size, sink);
+}
+
+result<std::size_t> writer::write_to(const mutable_value& v, detail::write_sink sink) noexcept {
+  if (!v.valid()) return error_code::not_found;
+  std::size_t size = 0;
+  const error_code e = write_nodes<true>(v.node_ptr(), nullptr, size, &sink);
+  return finish_stream(e, buf_.get(), size, sink);
+}
+
+result<std::size_t> writer::write_to(const value& v, std::FILE* f) noexcept {
+  return write_to(v, detail::write_sink{f, &put_file});
+}
+
+result<std::size_t> writer::write_to(const mutable_value& v, std::FILE* f) noexcept {
+  return write_to(v, detail::write_sink{f, &put_file});
 }
 
 namespace {

@@ -107,6 +107,51 @@ TEST_P(Suite, NdjsonStopAfterFirst) {
   EXPECT_EQ(docs, 200u);
 }
 
+// validate() returns exactly what parse() does (error, position, consumed bytes) on every
+// JSONTestSuite file and corpus document, every prefix of a few of them, and under the options
+// that change the grammar, without touching the parser's document beyond emptying it.
+TEST_P(Suite, ValidateAgreesWithParse) {
+  std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
+  for (const auto& f : files_in(corpus() / "json"))
+    if (f.extension() == ".json") files.push_back(f);
+  ASSERT_GT(files.size(), 300u) << "corpus missing: " << corpus();
+  std::vector<parse_options> variants(4);
+  variants[1].allow_comments = variants[1].allow_trailing_commas = true;
+  variants[2].allow_nan_inf = variants[2].allow_bom = true;
+  variants[3].stop_after_first = true;
+  variants[3].max_depth = 8;
+  // Stops at the first disagreement (false).
+  const auto agree = [&](parser& parse_with, parser& check_with, std::string_view text,
+                         const std::string& what) {
+    auto r = parse_with.parse(text);
+    const error e = check_with.validate(text);
+    EXPECT_EQ(r.ok() ? error{} : r.error(), e) << what;
+    if (r.ok()) {
+      EXPECT_EQ(check_with.consumed(), parse_with.consumed()) << what;
+    }
+    EXPECT_TRUE(check_with.doc().empty()) << what;
+    return !::testing::Test::HasFailure();
+  };
+  for (const parse_options& base : variants) {
+    parse_options o = base;
+    o.isa = GetParam();
+    parser a(o), b(o);
+    for (const auto& f : files) {
+      const std::string text = slurp(f);
+      if (!agree(a, b, text, f.filename().string())) return;
+    }
+  }
+  // Every prefix of a document with every kind of token (a cut inside strings, escapes, numbers,
+  // literals), on one reused parser of each kind.
+  const std::string doc =
+      R"({"a": [1, -2.5e3, true, false, null, "x\u00e9\n\"y\ud83d\ude00"], "b": {"c": []}})";
+  parser a, b;
+  a.options().isa = b.options().isa = GetParam();
+  for (std::size_t n = 0; n <= doc.size(); ++n) {
+    if (!agree(a, b, std::string_view(doc).substr(0, n), "prefix " + std::to_string(n))) return;
+  }
+}
+
 // Every kernel set builds the same DOM for every accepted document.
 TEST(SuiteKernels, SameDomOnEveryIsa) {
   std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");

@@ -2,8 +2,10 @@
 // Writer: minified and pretty output, number formatting, escaping options, NaN/Infinity policy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -169,6 +171,93 @@ TEST(Writer, SubtreeAndReuse) {
   EXPECT_EQ(*wr.write(d->root()), R"({"a":{"b":[1,2]},"c":3})");
   EXPECT_EQ(wr.write(d->root())->data(), first);  // the buffer is reused
   EXPECT_EQ(wr.write(value()).code(), error_code::not_found);
+}
+
+// Streamed writes hand on the same text as write(), in pieces, for every option set and kernel
+// set, from immutable and mutable documents; a sink that refuses stops the write with io_error.
+TEST(Writer, StreamedEqualsWhole) {
+  // About 3 MB of text: many pieces, and strings longer than a piece (the buffer grows for them).
+  std::string text = "[";
+  for (int i = 0; i < 20000; ++i) {
+    text += R"({"id":)" + std::to_string(i * 7919) + R"(,"name":"caf\u00e9 \"x\"/)" +
+            std::to_string(i) + R"(","v":[1.5,-2e-7,true,null,{}],"s":"é/")" + "}";
+    text += i % 5000 == 4999 ? ",\"" + std::string(200000, 'z') + "\"," : ",";
+  }
+  text += "0]";
+  auto d = parse(text);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  const mutable_document m(d->root());
+  for (isa k : keel::all_isas) {
+    if (!isa_supported(k)) continue;
+    for (int variant = 0; variant < 4; ++variant) {
+      write_options o;
+      o.isa = k;
+      o.pretty = variant & 1;
+      o.escape_unicode = o.escape_slash = (variant & 2) != 0;
+      writer whole(o), streamed(o);
+      const std::string expect(*whole.write(d->root()));
+      std::string got;
+      std::size_t pieces = 0, largest = 0;
+      auto collect = [&](std::string_view piece) {
+        got += piece;
+        ++pieces;
+        largest = std::max(largest, piece.size());
+        return true;
+      };
+      auto r = streamed.write_to(d->root(), collect);
+      ASSERT_TRUE(r.ok()) << r.error().message();
+      EXPECT_EQ(*r, expect.size());
+      EXPECT_TRUE(got == expect) << isa_name(k) << " variant " << variant;
+      EXPECT_GT(pieces, 10u);
+      // Pieces are the buffer's size unless a long string needed more room.
+      EXPECT_LT(largest, 6 * 200000 + 4096u);
+      got.clear();
+      auto rm = streamed.write_to(m.root(), collect);
+      ASSERT_TRUE(rm.ok());
+      EXPECT_TRUE(got == std::string(*whole.write(m.root()))) << isa_name(k);
+      // The same writer still writes whole texts.
+      EXPECT_EQ(*streamed.write(d->root()), expect);
+    }
+  }
+  writer wr;
+  int calls = 0;
+  auto refuse = wr.write_to(d->root(), [&](std::string_view) { return ++calls < 3; });
+  EXPECT_EQ(refuse.code(), error_code::io_error);
+  EXPECT_EQ(calls, 3);  // nothing handed on after the refusal
+  auto throws = wr.write_to(d->root(), [](std::string_view) -> bool { throw 1; });
+  EXPECT_EQ(throws.code(), error_code::io_error);
+  EXPECT_EQ(wr.write_to(value(), [](std::string_view) { return true; }).code(),
+            error_code::not_found);
+  // A NaN under nonfinite_policy::error is the same error streamed.
+  parse_options po;
+  po.allow_nan_inf = true;
+  auto nan = parse("[1,NaN]", po);
+  ASSERT_TRUE(nan.ok());
+  EXPECT_EQ(wr.write_to(nan->root(), [](std::string_view) { return true; }).code(),
+            error_code::nonfinite_number);
+}
+
+TEST(Writer, StreamedToFile) {
+  auto d = parse(R"({"a":[1,2,"x"],"b":{"c":null}})");
+  ASSERT_TRUE(d.ok());
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  writer wr;
+  auto r = wr.write_to(d->root(), f);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, 30u);
+  std::rewind(f);
+  char buf[64] = {};
+  EXPECT_EQ(std::fread(buf, 1, sizeof buf, f), 30u);
+  EXPECT_STREQ(buf, R"({"a":[1,2,"x"],"b":{"c":null}})");
+  std::fclose(f);
+  // A stream that cannot be written: io_error.
+  std::FILE* full = std::fopen("/dev/full", "wb");
+  if (full != nullptr) {
+    std::setvbuf(full, nullptr, _IONBF, 0);
+    EXPECT_EQ(wr.write_to(d->root(), full).code(), error_code::io_error);
+    std::fclose(full);
+  }
 }
 
 // Reference formatting of a double, independent of the writer's code: Dragonbox's shortest digits

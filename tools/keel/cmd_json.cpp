@@ -78,13 +78,13 @@ int validate(const options& o) {
       status = 2;
       continue;
     }
-    auto r = p.parse(text);
-    if (!r) {
-      if (r.code() == json::error_code::isa_unavailable) {
-        std::fprintf(stderr, "keel json: %s\n", r.error().message());
+    // No document is built: beside the text, only the structural index.
+    if (const json::error e = p.validate(text)) {
+      if (e.code == json::error_code::isa_unavailable) {
+        std::fprintf(stderr, "keel json: %s\n", e.message());
         return 2;
       }
-      json_cli::report_parse_error(o, name, text, r.error());
+      json_cli::report_parse_error(o, name, text, e);
       if (status == 0) status = 1;
     }
   }
@@ -102,14 +102,19 @@ int rewrite(const options& o, bool pretty) {
   std::string text;
   json::document doc;
   if (const int rc = json_cli::load(o, o.file, text, doc)) return rc;
+  // Streamed: the text goes out as the writer's buffer fills, never whole in memory.
+  json_cli::sink out;
+  if (!out.open(o)) return 2;
   json::writer wr(json_cli::write_opts(o, pretty));
-  auto out = wr.write(doc.root());
-  if (!out) {
+  auto written = wr.write_to(doc.root(), [&](std::string_view piece) { return out.put(piece); });
+  if (!written && written.code() != json::error_code::io_error) {
     std::fprintf(stderr, "keel json: %s: %s\n", json_cli::display_name(o.file).c_str(),
-                 out.error().message());
+                 written.error().message());
+    out.close();
     return 1;
   }
-  return json_cli::emit(o, *out);
+  if (written) out.put("\n");
+  return out.close();
 }
 
 }  // namespace

@@ -48,6 +48,8 @@ class sink {
  public:
   // False (with a message on stderr) if -o FILE cannot be created.
   bool open(const options& o);
+  // Writes text; false once a write failed.
+  bool put(std::string_view text);
   // Writes text and a newline; false once a write failed.
   bool line(std::string_view text);
   // Closes; the exit status for the output (0, or 2 after a write error with its message).

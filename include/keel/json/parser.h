@@ -31,6 +31,13 @@ class parser {
   result<value> parse(std::string_view text) noexcept { return parse(text.data(), text.size()); }
   // Parses into `doc`, reusing its storage.
   error parse_into(document& doc, const void* data, std::size_t size) noexcept;
+  // Checks that the input is a document parse() accepts, with the same options, errors and
+  // positions, without building it: no nodes and no string copies are kept, so beside the input
+  // it needs only the structural index (4 bytes per structural character) and a buffer as long
+  // as the longest string. The parser's own document is left empty. consumed() is set as by
+  // parse().
+  error validate(const void* data, std::size_t size) noexcept;
+  error validate(std::string_view text) noexcept { return validate(text.data(), text.size()); }
   // The parser's own document (after parse()).
   const document& doc() const noexcept { return doc_; }
   // Bytes of input the last successful parse consumed (the whole input unless stop_after_first).
@@ -56,10 +63,14 @@ class parser {
   std::string comment_copy_;  // the input with comments blanked (allow_comments)
   std::size_t consumed_ = 0;
   json::isa last_isa_ = json::isa::automatic;
+  error run(document& doc, const void* data, std::size_t size, bool validate_only) noexcept;
   friend struct detail::parse_state;
 };
 
 // One-shot parse into a new document.
 result<document> parse(std::string_view text, const parse_options& options = {}) noexcept;
+
+// One-shot check (parser::validate): the error parse() would return, without a document.
+error validate(std::string_view text, const parse_options& options = {}) noexcept;
 
 }  // namespace keel::json
