@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer: keel::json must never crash, every kernel set must agree, and whatever it accepts
-// must survive write -> parse (minified and pretty) as an equal DOM. Each input is parsed with
-// the strict defaults and again with every relaxation turned on.
+// must survive write -> parse (minified and pretty) as an equal DOM, and validate() must return
+// what parse() does on every kernel set. Each input is parsed with the strict defaults and again
+// with every relaxation turned on.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -43,6 +44,7 @@ void run(std::string_view in, parse_options po) {
     po.isa = k;
     auto r = parse(in, po);
     check(r.ok() == ref.ok());
+    check(validate(in, po) == (r.ok() ? error{} : r.error()));
     if (!r.ok()) {
       check(r.code() == ref.code() && r.error().offset == ref.error().offset);
       check(r.error().offset <= in.size() && r.error().line >= 1);
@@ -50,6 +52,8 @@ void run(std::string_view in, parse_options po) {
       check(r->root() == ref->root());
     }
   }
+  po.isa = isa::scalar;
+  check(validate(in, po) == (ref.ok() ? error{} : ref.error()));
   if (ref.ok()) round_trip(ref->root(), po);
 }
 

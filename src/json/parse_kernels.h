@@ -932,12 +932,13 @@ void find_positions(parse_state& st) noexcept {
     stage1<I>::run(st);
 }
 
-// Both stages; the result (or error) is left in st.
-template <class I>
-void parse_document(parse_state& st) noexcept {
+// Both stages; the result (or error) is left in st. Without Build (parser::validate) no document
+// is built. One function per mode: with both stages inlined into one, the parse measured up to
+// 10 % slower (code layout).
+template <class I, bool Build>
+KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
   find_positions<I>(st);
-  const bool build = !st.validate_only;
-  node* nodes = st.nodes(build ? st.n_idx + 1 : kValidateRing + 1);
+  node* nodes = st.nodes(Build ? st.n_idx + 1 : kValidateRing + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (nodes == nullptr || strings == nullptr) {
     st.code = error_code::out_of_memory;
@@ -955,8 +956,7 @@ void parse_document(parse_state& st) noexcept {
   }
   node* out_end;
   std::uint8_t* sout_end;
-  const bool ok = build ? stage2<I>::go(st, buf, safe, nodes, strings, out_end, sout_end)
-                        : stage2<I, false>::go(st, buf, safe, nodes, strings, out_end, sout_end);
+  const bool ok = stage2<I, Build>::go(st, buf, safe, nodes, strings, out_end, sout_end);
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
     // the first value was wanted) that value ended before it.
@@ -966,9 +966,18 @@ void parse_document(parse_state& st) noexcept {
       return;
     }
   }
-  if (!ok || !build) return;
+  if (!ok || !Build) return;
   st.finish(static_cast<std::size_t>(out_end - nodes),
             static_cast<std::size_t>(sout_end - strings));
+}
+
+template <class I>
+void parse_document(parse_state& st) noexcept {
+  if (st.validate_only) {
+    parse_document_as<I, false>(st);
+  } else {
+    parse_document_as<I, true>(st);
+  }
 }
 
 }  // namespace keel::json::detail

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The examples of docs/json-mutable.md, json-patch.md, json-ndjson.md and json-struct.md, as
-// written there: each test holds the same code as its page.
+// The examples of docs/json.md (validating, writing in pieces), json-mutable.md, json-patch.md,
+// json-ndjson.md and json-struct.md, as written there: each test holds the same code as its page.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -95,6 +95,29 @@ TEST(DocsExamples, Ndjson) {
       });
   EXPECT_FALSE(e);
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+}
+
+// docs/json.md, "Validating without a document".
+TEST(DocsExamples, Validate) {
+  const std::string text = "[1, 2,]";
+  keel::json::parser p;
+  if (const keel::json::error e = p.validate(text))
+    std::fprintf(stderr, "%s\n", e.to_string().c_str());
+  EXPECT_EQ(p.validate(text).to_string(), "1:7: unexpected character");
+  EXPECT_FALSE(keel::json::validate("[1, 2]"));
+}
+
+// docs/json.md, "Writing in pieces".
+TEST(DocsExamples, WriteInPieces) {
+  keel::json::parser p;
+  auto root = p.parse(std::string_view(R"({"a": [1, 2]})"));
+  ASSERT_TRUE(root.ok());
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  keel::json::writer w;
+  auto size = w.write_to(*root, out);  // result<size_t>; io_error when stdout fails
+  EXPECT_EQ(*size, 11u);
+  std::fclose(out);
 }
 
 }  // namespace
