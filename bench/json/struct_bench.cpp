@@ -129,9 +129,11 @@ KEEL_BENCH_SUITE(json,
       "struct/*/twitter: the 100 statuses of twitter.json into a struct of 11 fields with a nested "
       "user of 9 (other keys skipped); struct/*/citm: all of citm_catalog.json (name tables as "
       "std::map, 184 events by id, 243 performances with nested prices and seat categories, nulls "
-      "as empty std::optional, left out when written); keel reads through its DOM (a reused "
-      "parser, then fill the struct) and writes text straight from the struct; simdjson 4.6.1 "
-      "On-Demand with fields looked up in document order; RapidJSON Document + copy out, "
+      "as empty std::optional, left out when written); keel reads straight from the text (a reused "
+      "parser: stage 1, then the positions walked into the struct; every skipped value still "
+      "validated as a parse does) and writes text straight from the struct; simdjson 4.6.1 "
+      "On-Demand with fields looked up in document order (values it skips are not validated); "
+      "RapidJSON Document + copy out, "
       "Writer<StringBuffer>; nlohmann from_json/to_json; each writes into a new string and writes "
       "the same text as keel (checked by size)");
 }

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the avx512 instruction set (flags: src/json/CMakeLists.txt).
+#include "json/direct_kernels.h"
 #include "json/isa_avx512.h"
-#include "json/parse_kernels.h"
 
 namespace keel::json::detail {
 
 void parse_avx512(parse_state& st) { parse_document<isa_avx512>(st); }
 void positions_avx512(parse_state& st) { find_positions<isa_avx512>(st); }
+const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
+                                     const std::uint32_t* ip) {
+  return value_at<isa_avx512>(st, v, ip);
+}
+const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
+                                         const std::uint32_t* ip, const key_filter& f) {
+  return skip_members<isa_avx512>(st, v, ip, f);
+}
 
 }  // namespace keel::json::detail

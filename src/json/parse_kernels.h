@@ -358,6 +358,11 @@ struct stage2 {
     }
   }
 
+  // run() stops at the end of the first value and leaves the position after it in `next` (the
+  // direct read of struct mapping parses one value at a time).
+  bool one_value = false;
+  const std::uint32_t* next = nullptr;
+
   bool fail(error_code c, std::size_t off) noexcept {
     st.code = c;
     st.offset = off;
@@ -872,6 +877,10 @@ struct stage2 {
     goto after_value;
   }
   done:
+    if (one_value) {
+      next = ip;
+      return true;
+    }
     if (ip < end) {
       if (!opt.stop_after_first) return fail(error_code::trailing_content, *ip);
       st.consumed = *ip;

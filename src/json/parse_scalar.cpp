@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the scalar instruction set (flags: src/json/CMakeLists.txt).
+#include "json/direct_kernels.h"
 #include "json/isa_scalar.h"
-#include "json/parse_kernels.h"
 
 namespace keel::json::detail {
 
 void parse_scalar(parse_state& st) { parse_document<isa_scalar>(st); }
 void positions_scalar(parse_state& st) { find_positions<isa_scalar>(st); }
+const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
+                                     const std::uint32_t* ip) {
+  return value_at<isa_scalar>(st, v, ip);
+}
+const std::uint32_t* skip_members_scalar(parse_state& st, const direct_view& v,
+                                         const std::uint32_t* ip, const key_filter& f) {
+  return skip_members<isa_scalar>(st, v, ip, f);
+}
 
 }  // namespace keel::json::detail

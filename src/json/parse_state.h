@@ -29,10 +29,11 @@ struct parse_state {
 
   // Buffers owned by the parser / document, grown (never shrunk) on demand; nullptr when out of
   // memory.
-  node* nodes(std::size_t n) noexcept;           // room for n nodes
-  char* strings(std::size_t n) noexcept;         // room for n bytes
-  std::uint64_t* stack(std::size_t n) noexcept;  // room for n words
-  char* scratch(std::size_t n) noexcept;         // room for n bytes
+  node* nodes(std::size_t n) noexcept;               // room for n nodes
+  char* strings(std::size_t n) noexcept;             // room for n bytes
+  std::uint64_t* stack(std::size_t n) noexcept;      // room for n words
+  char* scratch(std::size_t n) noexcept;             // room for n bytes
+  std::uint32_t* positions(std::size_t n) noexcept;  // the parser's position buffer: n entries
   void finish(std::size_t node_count, std::size_t string_bytes) noexcept;
   void overlay_positions(node* area, std::size_t cap) noexcept;  // see nodes()
 };

@@ -178,6 +178,9 @@ std::uint64_t* parse_state::stack(std::size_t n) noexcept {
 char* parse_state::scratch(std::size_t n) noexcept {
   return grow(owner->scratch_, owner->scratch_capacity_, n);
 }
+std::uint32_t* parse_state::positions(std::size_t n) noexcept {
+  return grow(owner->indices_, owner->index_capacity_, n);
+}
 void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexcept {
   doc->node_count_ = node_count;
   doc->string_bytes_ = string_bytes;

@@ -75,9 +75,16 @@ constexpr auto json_field_names() {
   return names;
 }
 
+// How from_json reads text. direct: the values are parsed where they are in the text and
+// converted straight into the fields, with no DOM of the whole document (a text that does not
+// parse or map is then read again through the DOM for the error); dom: the text is parsed to a
+// DOM and the struct filled from it. Both accept the same texts and give the same results.
+enum class read_path : std::uint8_t { direct, dom };
+
 struct read_options {
   bool reject_unknown_keys = false;  // an object key no field has: unknown_key (else ignored)
-  parse_options parse;               // from_json's parse of the text
+  read_path path = read_path::direct;
+  parse_options parse;  // from_json's parse of the text
 };
 
 // A mapping failure: the code, and the JSON Pointer of the offending value (for missing_field,
@@ -121,6 +128,8 @@ template <class E>
 concept named_enum = std::is_enum_v<E> && requires {
   enum_names<E>::values;
 };
+
+class direct_mapper;
 
 // The reader. The JSON Pointer of a failure is built on the way back up (each level puts its own
 // token in front), so a successful read does no pointer work at all.
@@ -330,7 +339,320 @@ class mapper {
   }
 
   const read_options& o_;
+  friend class direct_mapper;
 };
+
+struct parse_state;
+
+// What the direct read's kernels read (src/json/direct_kernels.h): the buffer stage 2 reads (the
+// text, or a copy with a sentinel byte appended), the first position within the parser's padding
+// of the end, and where each value's DOM is written.
+struct direct_view {
+  const std::uint8_t* buf = nullptr;
+  const std::uint32_t* safe = nullptr;
+  node* nodes = nullptr;
+  std::uint8_t* strings = nullptr;
+};
+// The keys a struct's fields have: bit k of by_len[min(length, 63)] and of by_first[first byte]
+// for field k (mapper::key_table).
+struct key_filter {
+  const std::uint64_t* by_len;
+  const std::uint64_t* by_first;
+};
+
+// A text's structural positions (stage 1 of the parser) and the DOM of one value at a position
+// (stage 2 from there), in the parser's buffers: what the direct read walks (mapping_direct.cpp).
+class text_cursor {
+ public:
+  explicit text_cursor(parser& p) noexcept : p_(p) {}
+  text_cursor(const text_cursor&) = delete;
+  text_cursor& operator=(const text_cursor&) = delete;
+
+  // Stage 1 over text. False when the direct read does not apply: stage 1 found an error, the
+  // text is empty, or the parser's options strip comments or stop after the first value (the DOM
+  // path reads those).
+  bool start(std::string_view text) noexcept;
+  const std::uint32_t* first() const noexcept { return idx_; }
+  // True when ip is the end of the positions (nothing after the root value).
+  bool at_end(const std::uint32_t* ip) const noexcept { return ip == end_; }
+  // The byte at position ip (any position up to the end and a few sentinels after it).
+  std::uint8_t at(const std::uint32_t* ip) const noexcept { return view_.buf[*ip]; }
+  // The bytes between the quotes of the string whose opening quote is at ip, as in the text.
+  std::string_view raw_string(const std::uint32_t* ip) const noexcept {
+    return {reinterpret_cast<const char*>(view_.buf) + ip[0] + 1, ip[1] - ip[0] - 1};
+  }
+  // Parses the value at ip (at most max_depth levels deep) into out, at the start of the parser's
+  // document (each call overwrites the last): the position after it, or nullptr when the text is
+  // not valid JSON there.
+  const std::uint32_t* value_at(const std::uint32_t* ip, std::size_t max_depth,
+                                value& out) noexcept {
+    opt_.max_depth = max_depth;
+    out = value(view_.nodes, reinterpret_cast<const char*>(view_.strings));
+    return value_(*st_, view_, ip);
+  }
+  // From the position of a key, parses and drops the members whose key no field has (f): the
+  // position of the next member that may be a field, or of what stands where a key should (see
+  // skip_members in direct_kernels.h); nullptr when the text is not valid JSON there.
+  const std::uint32_t* skip_members(const std::uint32_t* ip, std::size_t max_depth,
+                                    const key_filter& f) noexcept {
+    opt_.max_depth = max_depth;
+    return skip_(*st_, view_, ip, f);
+  }
+  const parse_options& options() const noexcept { return p_.options(); }
+
+ private:
+  parser& p_;
+  parse_options opt_;                    // the parser's, max_depth set per call
+  alignas(8) unsigned char state_[128];  // a detail::parse_state (mapping_direct.cpp)
+  parse_state* st_ = nullptr;            // in state_
+  const std::uint32_t* (*value_)(parse_state&, const direct_view&, const std::uint32_t*) = nullptr;
+  const std::uint32_t* (*skip_)(parse_state&, const direct_view&, const std::uint32_t*,
+                                const key_filter&) = nullptr;
+  direct_view view_;
+  const std::uint32_t* idx_ = nullptr;
+  const std::uint32_t* end_ = nullptr;
+};
+
+// The direct read: walks the positions of a text_cursor straight into T, with the grammar of the
+// containers it maps checked here and every other value (scalars, strings, skipped members, "any
+// JSON") parsed by the parser's own stage 2 (text_cursor::value_at) and converted by mapper's
+// readers. It only tells success from failure: on failure from_json reads through the DOM, which
+// gives the error (so both paths fail on the same texts with the same error).
+class direct_mapper {
+ public:
+  direct_mapper(text_cursor& c, const read_options& o)
+      : c_(c),
+        o_(o),
+        dom_(o),
+        max_depth_(c.options().max_depth),
+        trailing_(c.options().allow_trailing_commas) {}
+  const std::uint32_t* ip = nullptr;
+
+  template <class T>
+  bool read(T& out) {
+    if constexpr (is_optional<T>::value) {
+      if (c_.at(ip) == 'n') return leaf(out);
+      return read(out.emplace());
+    } else if constexpr (is_vector<T>::value) {
+      if (!open('[')) return false;
+      out.clear();
+      if (c_.at(ip) == ']') {
+        ++ip;
+        return close();
+      }
+      for (;;) {
+        if (!read(out.emplace_back())) return false;
+        const std::uint8_t c = c_.at(ip++);
+        if (c == ']') return close();
+        if (c != ',') return false;
+        if (trailing_ && c_.at(ip) == ']') {
+          ++ip;
+          return close();
+        }
+      }
+    } else if constexpr (is_std_array<T>::value) {
+      if (!open('[')) return false;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        if (!read(out[i])) return false;
+        const std::uint8_t c = c_.at(ip++);
+        if (c == ']') return i + 1 == out.size() && close();
+        if (c != ',' || (trailing_ && c_.at(ip) == ']')) return false;
+      }
+      return out.empty() && c_.at(ip++) == ']' && close();
+    } else if constexpr (is_string_map<T>::value) {
+      if (!open('{')) return false;
+      out.clear();
+      if (c_.at(ip) == '}') {
+        ++ip;
+        return close();
+      }
+      for (;;) {
+        std::string_view key;
+        if (!read_key(key) || !read(out[std::string(key)])) return false;
+        const std::uint8_t c = c_.at(ip++);
+        if (c == '}') return close();
+        if (c != ',') return false;
+        if (trailing_ && c_.at(ip) == '}') {
+          ++ip;
+          return close();
+        }
+      }
+    } else if constexpr (is_variant<T>::value) {
+      return read_variant(out, std::make_index_sequence<std::variant_size_v<T>>());
+    } else if constexpr (keel::has_fields<T>) {
+      return read_fields(out);
+    } else {
+      return leaf(out);  // scalars, strings, enums, "any JSON"
+    }
+  }
+
+ private:
+  // A value read through its DOM by mapper.
+  template <class T>
+  bool leaf(T& out) {
+    value v;
+    ip = c_.value_at(ip, max_depth_ - depth_, v);
+    return ip != nullptr && dom_.read(v, out);
+  }
+  // A value parsed and dropped (still validated).
+  bool skip() {
+    value v;
+    ip = c_.value_at(ip, max_depth_ - depth_, v);
+    return ip != nullptr;
+  }
+  bool open(std::uint8_t c) {
+    if (c_.at(ip) != c || depth_ >= max_depth_) return false;
+    ++ip;
+    ++depth_;
+    return true;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  // The key at ip (unescaped; valid until the next value_at) and its colon.
+  bool read_key(std::string_view& key) {
+    if (c_.at(ip) != '"') return false;
+    value v;
+    ip = c_.value_at(ip, 1, v);
+    if (ip == nullptr || c_.at(ip) != ':') return false;
+    ++ip;
+    key = v.raw_string();
+    return true;
+  }
+
+  template <class T, std::size_t... I>
+  bool read_variant(T& out, std::index_sequence<I...>) {
+    if (!open('{')) return false;
+    std::string_view key;
+    if (!read_key(key)) return false;
+    bool found = false, ok = true;
+    (
+        [&] {
+          using A = std::variant_alternative_t<I, T>;
+          if (found || key != std::string_view(A::json_tag)) return;
+          found = true;
+          ok = read(out.template emplace<I>());
+        }(),
+        ...);
+    return found && ok && c_.at(ip++) == '}' && close();
+  }
+
+  // Names that match their text only when unescaped: a key's raw text is looked up as it is
+  // only when no name has a byte that JSON text writes escaped.
+  template <class T>
+  static constexpr bool plain_names = [] {
+    for (const auto n : mapper::key_table<T>::names) {
+      for (const char c : n) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || c == '"' || c == '\\') return false;
+      }
+    }
+    return true;
+  }();
+
+  template <class T>
+  bool read_fields(T& out) {
+    using table = mapper::key_table<T>;
+    constexpr auto& names = table::names;
+    static constexpr auto readers = make_readers<T>(std::make_index_sequence<names.size()>());
+    static constexpr key_filter filter{table::by_len.data(), table::by_first.data()};
+    if (!open('{')) return false;
+    std::array<bool, names.size()> seen{};
+    if (c_.at(ip) != '}') {
+      for (;;) {
+        if (c_.at(ip) != '"') return false;
+        // A key found as it is in the text has no backslash (plain_names): nothing to unescape
+        // or validate.
+        std::size_t k = plain_names<T> ? table::find(c_.raw_string(ip)) : names.size();
+        if (k == names.size() && !o_.reject_unknown_keys) {
+          // The members no field has, up to the next that may be one, in one call.
+          ip = c_.skip_members(ip, max_depth_ - depth_, filter);
+          if (ip == nullptr) return false;
+          const std::uint8_t c = c_.at(ip);
+          if (c == '}') {
+            // After the last member, or after a comma (a trailing comma).
+            if (c_.at(ip - 1) == ',' && !trailing_) return false;
+            ++ip;
+            break;
+          }
+          if (c != '"') return false;
+          k = plain_names<T> ? table::find(c_.raw_string(ip)) : names.size();
+        }
+        if (k < names.size()) {
+          ip += 2;
+          if (c_.at(ip) != ':') return false;
+          ++ip;
+        } else {
+          std::string_view key;
+          if (!read_key(key)) return false;
+          k = table::find(key);
+        }
+        if (k < names.size()) {
+          seen[k] = true;
+          if (!readers[k](*this, out)) return false;
+        } else if (o_.reject_unknown_keys || !skip()) {
+          return false;
+        }
+        const std::uint8_t c = c_.at(ip++);
+        if (c == '}') break;
+        if (c != ',') return false;
+        if (trailing_ && c_.at(ip) == '}') {
+          ++ip;
+          break;
+        }
+      }
+    } else {
+      ++ip;
+    }
+    close();
+    // Fields absent from the object: a failure unless optional.
+    bool ok = true;
+    std::size_t i = 0;
+    std::apply(
+        [&](auto&... f) {
+          (
+              [&](auto& field) {
+                const std::size_t k = i++;
+                if (seen[k]) return;
+                if constexpr (is_optional<std::remove_reference_t<decltype(field)>>::value) {
+                  field.reset();
+                } else {
+                  ok = false;
+                }
+              }(f),
+              ...);
+        },
+        keel::fields_of(out));
+    return ok;
+  }
+
+  template <class T>
+  using field_reader = bool (*)(direct_mapper&, T&);
+  template <class T, std::size_t... I>
+  static constexpr auto make_readers(std::index_sequence<I...>) {
+    return std::array<field_reader<T>, sizeof...(I)>{
+        +[](direct_mapper& m, T& out) { return m.read(std::get<I>(keel::fields_of(out))); }...};
+  }
+
+  text_cursor& c_;
+  const read_options& o_;
+  mapper dom_;  // the leaves' readers
+  std::size_t max_depth_;
+  std::size_t depth_ = 0;
+  bool trailing_;
+};
+
+// Reads text into out by the direct path alone: true when it read it (the text is valid JSON
+// and maps onto T), false otherwise (out may be partly assigned).
+template <class T>
+bool read_direct(parser& p, std::string_view text, T& out, const read_options& options) {
+  text_cursor c(p);
+  if (!c.start(text)) return false;
+  direct_mapper m(c, options);
+  m.ip = c.first();
+  return m.read(out) && c.at_end(m.ip);
+}
 
 // The writer side: builds a mutable value (then written by json::writer).
 class builder {
@@ -576,11 +898,13 @@ mapping_error from_json(const value& v, T& out, const read_options& options = {}
   return m.err;
 }
 
-// Parses text with a reused parser (its options apply; steady state allocates no DOM) and reads
-// it into out.
+// Parses text with a reused parser (its options apply; steady state allocates nothing) and reads
+// it into out: straight from the text's structural positions, or through the DOM (see
+// read_options::path and docs/json-struct.md).
 template <class T>
 mapping_error from_json(parser& p, std::string_view text, T& out,
                         const read_options& options = {}) {
+  if (options.path != read_path::dom && detail::read_direct(p, text, out, options)) return {};
   auto doc = p.parse(text);
   if (!doc) {
     mapping_error e;

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Struct mapping's direct read: stage 1 over the text, then one value at a time parsed by the
+// kernel set's stage 2 (value_at in parse_kernels.h) into the parser's own document buffers.
+#include <limits>
+#include <new>
+
+#include "json/direct_kernels.h"
+#include "json/parse_kernels.h"
+#include "json/parse_state.h"
+#include "keel/json/mapping.h"
+
+namespace keel::json::detail {
+
+namespace {
+
+struct kernels {
+  kernel_fn positions;
+  value_at_fn value;
+  skip_members_fn skip;
+};
+
+kernels kernels_for(isa which) {
+  switch (which) {
+#if defined(__x86_64__)
+    case isa::avx512:
+      return {positions_avx512, value_at_avx512, skip_members_avx512};
+    case isa::avx2:
+      return {positions_avx2, value_at_avx2, skip_members_avx2};
+#elif defined(__aarch64__)
+    case isa::neon:
+      return {positions_neon, value_at_neon, skip_members_neon};
+#endif
+    default:
+      return {positions_scalar, value_at_scalar, skip_members_scalar};
+  }
+}
+
+}  // namespace
+
+bool text_cursor::start(std::string_view text) noexcept {
+  opt_ = p_.options();
+  if (opt_.allow_comments || opt_.stop_after_first) return false;
+  const isa which = opt_.isa == isa::automatic ? default_isa() : opt_.isa;
+  if (!isa_supported(which)) return false;
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  std::size_t size = text.size();
+  if (size >= std::numeric_limits<std::uint32_t>::max() - kIndexSlack) return false;
+  if (opt_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf) {
+    bytes += 3;
+    size -= 3;
+  }
+  const kernels k = kernels_for(which);
+  static_assert(sizeof(parse_state) <= sizeof(state_) && alignof(parse_state) <= 8);
+  auto* st = new (state_) parse_state;
+  st_ = st;
+  st->buf = bytes;
+  st->len = size;
+  st->opt = &opt_;
+  st->owner = &p_;
+  st->doc = const_cast<document*>(&p_.doc());
+  try {
+    st->idx = st->positions(size + kIndexSlack);
+    if (st->idx == nullptr) return false;
+    k.positions(*st);
+    if (st->s1_error != error_code::ok || st->n_idx == 0) return false;
+    // Room for the largest value (the whole text). The positions stay in their own buffer (no
+    // overlay into the node area, see parse_state::nodes): each value's nodes start at the
+    // area's front, not behind the positions already read.
+    const std::uint32_t* const positions = st->idx;
+    st->idx = nullptr;
+    view_.nodes = st->nodes(st->n_idx + 1);
+    st->idx = const_cast<std::uint32_t*>(positions);
+    view_.strings = reinterpret_cast<std::uint8_t*>(st->strings(st->len + kStringSlack));
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  if (view_.nodes == nullptr || view_.strings == nullptr) return false;
+  st->finish(0, 0);  // the parser's document no longer holds its last parse
+  std::size_t safe = st->n_idx;
+  while (safe > 0 && st->idx[safe - 1] + kPad > st->len) --safe;
+  view_.buf = sentinels(*st);
+  if (view_.buf == nullptr) return false;
+  idx_ = st->idx;
+  end_ = st->idx + st->n_idx;
+  view_.safe = st->idx + safe;
+  value_ = k.value;
+  skip_ = k.skip;
+  return true;
+}
+
+}  // namespace keel::json::detail

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+// Struct mapping's two read paths against each other on every kernel set: the direct read (from
+// the text's structural positions, no DOM of the document) accepts exactly the texts the DOM read
+// accepts and reads the same values, and from_json reports the same errors whichever path is
+// chosen. Valid models, every one-byte change and cut of them, and every JSONTestSuite file.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "keel/json.h"
+#include "keel/json/mapping.h"
+#include "test_util.h"
+
+namespace paths {
+
+enum class mood : std::uint8_t { calm, wild };
+
+struct inner {
+  int a = 0;
+  std::optional<std::string> s;
+  std::vector<double> v;
+};
+KEEL_FIELDS(inner, a, s, v)
+
+struct shape_a {
+  static constexpr std::string_view json_tag = "a";
+  int x = 0;
+};
+KEEL_FIELDS(shape_a, x)
+
+struct shape_b {
+  static constexpr std::string_view json_tag = "b";
+  std::string y;
+};
+KEEL_FIELDS(shape_b, y)
+
+struct outer {
+  std::string name;
+  std::uint64_t id = 0;
+  bool ok = false;
+  double f = 0;
+  std::int8_t small = 0;
+  mood m = mood::calm;
+  std::optional<inner> in;
+  std::vector<inner> list;
+  std::array<int, 2> pair{};
+  std::map<std::string, int> counts;
+  std::unordered_map<std::string, std::vector<std::string>> tags;
+  std::variant<shape_a, shape_b> shape;
+  keel::json::mutable_document any;
+  std::optional<std::vector<std::optional<int>>> maybe;
+};
+KEEL_FIELDS(outer, name, id, ok, f, small, m, in, list, pair, counts, tags, shape, any, maybe)
+
+// Every member optional and named unlike any key of the suites: objects are walked and all their
+// members skipped.
+struct none {
+  std::optional<int> zz_never;
+};
+KEEL_FIELDS(none, zz_never)
+
+// A key that is only found once unescaped ("\u0069d" is "id"), and one renamed with a backslash.
+struct odd {
+  int id = 0;
+  int back = 0;
+};
+KEEL_FIELDS(odd, id, back)
+
+}  // namespace paths
+
+template <>
+struct keel::json::enum_names<paths::mood> {
+  static constexpr std::pair<paths::mood, std::string_view> values[] = {
+      {paths::mood::calm, "calm"}, {paths::mood::wild, "wild"}};
+};
+template <>
+struct keel::json::field_rename<paths::odd> {
+  static constexpr std::pair<std::string_view, std::string_view> values[] = {{"back", "b\\k"}};
+};
+
+namespace {
+
+using namespace keel::json;
+using no_ints = std::array<int, 0>;
+using int_pair = std::array<int, 2>;
+using counts = std::map<std::string, int>;
+using shape = std::variant<paths::shape_a, paths::shape_b>;
+using keel::json::test::corpus;
+using keel::json::test::files_in;
+using keel::json::test::slurp;
+
+// What a read gave: accepted or not, and the values written back as text.
+template <class T>
+std::string shown(const T& v) {
+  auto t = to_json(v);
+  return t ? *t : std::string("(unwritable)");
+}
+
+// Reads text into T by both paths on every kernel set and expects them to agree. `exact`: the
+// direct read must accept whatever the DOM read accepts (false for option sets the direct read
+// leaves to the DOM). Returns whether the DOM read accepted it.
+template <class T>
+bool same_on_both_paths(std::string_view text, const parse_options& po = {}, read_options ro = {},
+                        bool exact = true) {
+  bool accepted = false;
+  for (const keel::isa k : keel::all_isas) {
+    if (!isa_supported(k)) continue;
+    parse_options p = po;
+    p.isa = k;
+    parser dom_parser(p), direct_parser(p);
+    T by_dom{}, by_direct{}, by_default{};
+    ro.path = read_path::dom;
+    const mapping_error dom_error = from_json(dom_parser, text, by_dom, ro);
+    ro.path = read_path::direct;
+    const bool direct_ok = detail::read_direct(direct_parser, text, by_direct, ro);
+    accepted = !dom_error;
+    if (direct_ok) {
+      EXPECT_FALSE(dom_error) << isa_name(k) << " accepted only by the direct read: " << text;
+    } else if (exact) {
+      EXPECT_TRUE(dom_error) << isa_name(k) << " accepted only by the DOM read: " << text;
+    }
+    if (direct_ok && !dom_error) {
+      EXPECT_EQ(shown(by_direct), shown(by_dom)) << isa_name(k) << ": " << text;
+    }
+    // from_json's default (direct, then the DOM for a failure) reports what the DOM read does.
+    const mapping_error e = from_json(direct_parser, text, by_default, ro);
+    EXPECT_EQ(e.code, dom_error.code) << isa_name(k) << ": " << text;
+    EXPECT_EQ(e.pointer, dom_error.pointer) << isa_name(k) << ": " << text;
+    EXPECT_EQ(e.line, dom_error.line) << isa_name(k) << ": " << text;
+    EXPECT_EQ(e.column, dom_error.column) << isa_name(k) << ": " << text;
+    if (!e && !dom_error) {
+      EXPECT_EQ(shown(by_default), shown(by_dom)) << isa_name(k) << ": " << text;
+    }
+  }
+  return accepted;
+}
+
+constexpr std::string_view kOuter =
+    R"({"name":"caf\u00e9 \"x\"","id":18446744073709551615,"ok":true,"f":-1.5e-3,"small":-128,)"
+    R"("m":"wild","in":{"a":1,"s":null,"v":[1,2.5,-0]},"unknown":{"deep":[[{}],[],{"k":"\ud83d\ude00"}]},)"
+    R"("list":[{"a":2,"v":[]},{"s":"t","v":[1e2],"a":3}],"pair":[7,8],"counts":{"k":1,"k":2,"":3},)"
+    R"("tags":{"t":["a","b"]},"shape":{"b":{"y":"why"}},"any":{"x":[null,true,1.25,"s"]},)"
+    R"("maybe":[1,null,3],"skipped":-12.5e1,"more":[true,false,null]})";
+
+TEST(MappingPaths, ValidModelsReadDirectly) {
+  EXPECT_TRUE(same_on_both_paths<paths::outer>(kOuter));
+  // The direct read itself took it (no fall back to the DOM).
+  parser p;
+  paths::outer o;
+  ASSERT_TRUE(detail::read_direct(p, kOuter, o, {}));
+  EXPECT_EQ(o.name, "caf\xc3\xa9 \"x\"");
+  EXPECT_EQ(o.id, 18446744073709551615ull);
+  EXPECT_EQ(o.list.size(), 2u);
+  EXPECT_EQ(o.counts.at("k"), 2);
+  EXPECT_EQ(std::get<paths::shape_b>(o.shape).y, "why");
+  EXPECT_EQ(o.maybe->size(), 3u);
+  EXPECT_EQ(*to_json(o.any), R"({"x":[null,true,1.25,"s"]})");
+
+  EXPECT_TRUE(same_on_both_paths<paths::odd>(R"({"\u0069d":1,"b\\k":2})"));
+  paths::odd d;
+  ASSERT_TRUE(detail::read_direct(p, R"({"\u0069d":1,"b\\k":2,"b\\\\k":3})", d, {}));
+  EXPECT_EQ(d.id, 1);
+  EXPECT_EQ(d.back, 2);
+  EXPECT_TRUE(same_on_both_paths<std::vector<paths::inner>>(R"([{"a":1,"v":[]}])"));
+  EXPECT_TRUE(same_on_both_paths<no_ints>("[]"));
+  EXPECT_TRUE(same_on_both_paths<std::optional<int>>(" null "));
+  EXPECT_TRUE(same_on_both_paths<std::string>("\"a\\nb\""));
+}
+
+TEST(MappingPaths, MappingErrorsAgree) {
+  for (const char* text : {
+           R"({"a":"1","v":[]})",         // type mismatch
+           R"({"v":[]})",                 // missing field
+           R"({"a":1,"v":[true]})",       // nested mismatch
+           R"({"a":1,"v":[],"s":7})",     // optional of the wrong type
+           R"({"a":2147483648,"v":[]})",  // out of int's range
+           R"([1,2])",                    // not an object
+       }) {
+    EXPECT_FALSE(same_on_both_paths<paths::inner>(text)) << text;
+  }
+  EXPECT_FALSE(same_on_both_paths<int_pair>("[1,2,3]"));
+  EXPECT_FALSE(same_on_both_paths<int_pair>("[1]"));
+  EXPECT_FALSE(same_on_both_paths<shape>(R"({"c":{}})"));
+  EXPECT_FALSE(same_on_both_paths<shape>(R"({"a":{"x":1},"b":{}})"));
+  EXPECT_FALSE(same_on_both_paths<paths::mood>(R"("sad")"));
+  read_options strict;
+  strict.reject_unknown_keys = true;
+  EXPECT_FALSE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[],"w":0})", {}, strict));
+  EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[]})", {}, strict));
+}
+
+TEST(MappingPaths, ParseErrorsAgree) {
+  for (const char* text : {
+           "",
+           " ",
+           R"({"a":1,"v":[]} x)",
+           R"({"a":1,"v":[],})",
+           R"({"a":1 "v":[]})",
+           R"({"a":1,"v":[],"zz":tru})",
+           R"({"a":1,"v":[],"zz":"\x"})",
+           R"({"a":1,"v":[],"zz":1e999})",
+           R"({"a":1,"v":[],"zz":[1,]})",
+           R"({"a":1,"v":[],"zz":{"q":01}})",
+           R"({"a":1,"v":[1.]})",
+           R"({"a":1,"v":[],"zz":"\ud800"})",
+           R"({"a":1,"v":[],"zz" 1})",
+           R"({"a":1,"v":[],1:1})",
+           R"({"a":1,"v":[]}})",
+           R"({"a":1,"v":[])",
+           R"({"a":1,"v":[],"zz":"abc)",
+           "{\"a\":1,\"v\":[],\"zz\":\"\xff\"}",
+           "{\"a\":1,\"v\":[],\"zz\":\"\x01\"}",
+           R"({"a":1,"v":[],"zz":[[[[[[[[[[]]]]]]]]]]})",
+       }) {
+    same_on_both_paths<paths::inner>(text);
+  }
+  parse_options shallow;
+  shallow.max_depth = 3;
+  EXPECT_FALSE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[],"zz":[[[]]]})", shallow));
+  EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[],"zz":[[]]})", shallow));
+  using nested = std::vector<std::vector<std::vector<std::vector<int>>>>;
+  EXPECT_TRUE(same_on_both_paths<nested>("[[[]]]", shallow));
+  EXPECT_FALSE(same_on_both_paths<nested>("[[[[]]]]", shallow));
+}
+
+TEST(MappingPaths, OptionsAgree) {
+  parse_options trailing;
+  trailing.allow_trailing_commas = true;
+  EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[1,2,],"zz":[1,],})", trailing));
+  EXPECT_TRUE(same_on_both_paths<counts>(R"({"a":1,})", trailing));
+  parser p(trailing);
+  paths::inner in;
+  EXPECT_TRUE(detail::read_direct(p, R"({"a":1,"v":[1,2,],"zz":{"y":1,},})", in, {}));
+  // Left to the DOM read (not exact): a variant or a std::array with a trailing comma.
+  same_on_both_paths<int_pair>("[1,2,]", trailing, {}, false);
+  same_on_both_paths<shape>(R"({"a":{"x":1},})", trailing, {}, false);
+
+  parse_options relaxed;
+  relaxed.allow_nan_inf = relaxed.allow_bom = relaxed.big_integers_as_raw = true;
+  relaxed.allow_invalid_utf8 = true;
+  EXPECT_TRUE(same_on_both_paths<paths::inner>(
+      "\xef\xbb\xbf{\"a\":1,\"v\":[NaN,-Infinity],\"zz\":123456789012345678901234567890,"
+      "\"s\":\"\xff\"}",
+      relaxed));
+  parse_options comments;
+  comments.allow_comments = true;
+  same_on_both_paths<paths::inner>(R"({"a":1,/* c */"v":[]})", comments, {}, false);
+  parse_options first;
+  first.stop_after_first = true;
+  same_on_both_paths<paths::inner>(R"({"a":1,"v":[]} {})", first, {}, false);
+}
+
+// Every cut and many one-byte changes of a valid model.
+TEST(MappingPaths, MutationsAgree) {
+  const std::string base(kOuter);
+  int accepted = 0;
+  for (std::size_t i = 0; i <= base.size(); ++i) {
+    accepted += same_on_both_paths<paths::outer>(std::string_view(base).substr(0, i)) ? 1 : 0;
+    if (i == base.size()) break;
+    for (const char c : {'"', ',', ':', '{', '}', '[', ']', 'x', '1', ' ', '\\', 'e', '-', '.', 'n',
+                         '\x80', '\0'}) {
+      std::string m = base;
+      m[i] = c;
+      accepted += same_on_both_paths<paths::outer>(m) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(accepted, 1);  // the original (whole text) and harmless changes, e.g. inside strings
+}
+
+// JSONTestSuite: any JSON, arrays and objects of it, objects whose members are all skipped.
+TEST(MappingPaths, JsonTestSuiteAgrees) {
+  const auto files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
+  ASSERT_GT(files.size(), 300u) << "corpus missing: " << corpus();
+  std::size_t accepted = 0;
+  for (const auto& f : files) {
+    const std::string text = slurp(f);
+    SCOPED_TRACE(f.filename().string());
+    const bool any = same_on_both_paths<mutable_document>(text);
+    same_on_both_paths<std::vector<mutable_document>>(text);
+    same_on_both_paths<std::map<std::string, mutable_document>>(text);
+    same_on_both_paths<paths::none>(text);
+    same_on_both_paths<std::vector<paths::none>>(text);
+    const char kind = f.filename().string()[0];
+    if (kind == 'y') {
+      EXPECT_TRUE(any);
+    } else if (kind == 'n') {
+      EXPECT_FALSE(any);
+    }
+    accepted += any ? 1 : 0;
+  }
+  EXPECT_GT(accepted, 90u);
+}
+
+}  // namespace
