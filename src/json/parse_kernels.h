@@ -946,7 +946,7 @@ void find_positions(parse_state& st) noexcept {
 // 10 % slower (code layout).
 template <class I, bool Build>
 KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
-  find_positions<I>(st);
+  if (!st.positions_given) find_positions<I>(st);
   node* nodes = st.nodes(Build ? st.n_idx + 1 : kValidateRing + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (nodes == nullptr || strings == nullptr) {

@@ -22,6 +22,10 @@ struct parse_state {
   std::size_t n_idx = 0;
   error_code s1_error = error_code::ok;  // stage 1 stopped here (indices at or after it dropped)
   std::size_t s1_offset = 0;
+  // Stage 1 already ran (st.idx / st.n_idx hold the positions, with kIndexSlack entries of room
+  // after them): parse_document runs stage 2 alone. The positions may be a part of those of a
+  // larger buffer (NDJSON batches): st.buf / st.len are then that buffer.
+  bool positions_given = false;
 
   error_code code = error_code::ok;  // the result
   std::size_t offset = 0;
@@ -62,5 +66,11 @@ void positions_avx512(parse_state& st);
 void parse_neon(parse_state& st);
 void positions_neon(parse_state& st);
 #endif
+// The functions of a kernel set (parser.cpp).
+struct kernel_set {
+  kernel_fn parse;      // both stages
+  kernel_fn positions;  // stage 1 alone
+};
+kernel_set kernel_set_for(isa which) noexcept;
 
 }  // namespace keel::json::detail

@@ -33,22 +33,6 @@ T* grow(std::unique_ptr<T[]>& p, std::size_t& cap, std::size_t n) noexcept {
   return p.get();
 }
 
-kernel_fn kernel_for(isa which) {
-  switch (which) {
-#if defined(__x86_64__)
-    case isa::avx512:
-      return parse_avx512;
-    case isa::avx2:
-      return parse_avx2;
-#elif defined(__aarch64__)
-    case isa::neon:
-      return parse_neon;
-#endif
-    default:
-      return parse_scalar;
-  }
-}
-
 // Replaces // and /* */ comments (outside strings) with spaces in dst; offsets are preserved.
 // With check_utf8 a comment's text must be valid UTF-8 like the rest of the document. Returns
 // error_code::ok, or unterminated_comment (at the comment's start) / invalid_utf8 (at the byte)
@@ -131,6 +115,22 @@ error located(const std::uint8_t* data, std::size_t size, error_code code, std::
 }
 
 }  // namespace
+
+kernel_set kernel_set_for(isa which) noexcept {
+  switch (which) {
+#if defined(__x86_64__)
+    case isa::avx512:
+      return {parse_avx512, positions_avx512};
+    case isa::avx2:
+      return {parse_avx2, positions_avx2};
+#elif defined(__aarch64__)
+    case isa::neon:
+      return {parse_neon, positions_neon};
+#endif
+    default:
+      return {parse_scalar, positions_scalar};
+  }
+}
 
 // Called once per parse, after stage 1 (n = structural positions + 1). For a big input the
 // positions move into the node area's tail and the parser's position buffer is released: stage 2
@@ -239,7 +239,7 @@ error parser::run(document& doc, const void* data, std::size_t size, bool valida
     }
     st.idx = detail::grow(indices_, index_capacity_, st.len + detail::kIndexSlack);
     if (st.idx == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
-    detail::kernel_for(which)(st);
+    detail::kernel_set_for(which).parse(st);
     if (st.code != error_code::ok) {
       doc.node_count_ = 0;
       return detail::located(bytes, size, st.code, st.offset + skip);
