@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer: the NDJSON reader, for lines and for concatenated JSON. The same input read from a
-// buffer, from a source handing out a few bytes at a time (chunk size, record size limit and the
-// mode from the first bytes), and by the parallel reader must give the same records and the same
-// error; with skipping, the same count of skipped records. Nothing may crash or allocate beyond
-// the limits.
+// buffer, from a source handing out a few bytes at a time (chunk size, record size limit, kernel
+// set and the mode from the first bytes), and by the parallel reader must give the same records
+// and the same error; with skipping, the same count of skipped records. Lines must also read as
+// each line parsed alone (the readers run stage 1 over many lines at once). Nothing may crash or
+// allocate beyond the limits.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -36,6 +37,42 @@ std::string transcript(ndjson_reader& r) {
   return out;
 }
 
+// The lines of text, each parsed alone, in transcript()'s form.
+std::string line_by_line(std::string_view text, const ndjson_options& o) {
+  std::string out;
+  parser p(o.parse);
+  std::size_t pos = 0, line = 0, record = 0, skipped = 0;
+  ndjson_error stop;
+  while (pos < text.size() && !stop) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view l = text.substr(pos, nl - pos);
+    const std::size_t at = pos;
+    pos = nl + 1;
+    ++line;
+    const bool too_long = l.size() > o.max_record_size;
+    if (!too_long && l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ++record;
+    ndjson_error e{error_code::record_too_long, record, line, 1, at};
+    if (!too_long) {
+      auto r = p.parse(l);
+      if (r) {
+        auto w = write(*r, {.nonfinite = nonfinite_policy::literal});
+        check(w.ok());
+        out += std::to_string(record) + ":" + std::to_string(line) + ":" + *w + "\n";
+        continue;
+      }
+      e = {r.code(), record, line, r.error().column, at + r.error().offset};
+    }
+    if (o.skip_bad_records) {
+      ++skipped;
+    } else {
+      stop = e;
+    }
+  }
+  return out + stop.to_string() + " skipped " + std::to_string(skipped);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,11 +83,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.skip_bad_records = (data[1] & 0x80) != 0;
   o.parse.allow_nan_inf = (data[0] & 0x40) != 0;
   o.concatenated = (data[0] & 0x20) != 0;
+  constexpr keel::isa kIsas[] = {keel::isa::automatic, keel::isa::scalar, keel::isa::avx2,
+                                 keel::isa::avx512};
+  o.parse.isa = kIsas[((data[0] >> 4) & 1) | ((data[0] >> 6) & 2)];
+  if (!keel::isa_supported(o.parse.isa)) o.parse.isa = keel::isa::scalar;
   const std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
 
   ndjson_reader a(o);
   a.open_buffer(text);
   const std::string from_buffer = transcript(a);
+  if (!o.concatenated) check(from_buffer == line_by_line(text, o));
 
   ndjson_reader b(o);
   std::size_t pos = 0;

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "json/ndjson_batch.h"
+
 namespace keel::json {
 namespace {
 
@@ -35,10 +37,14 @@ namespace detail {
 ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
                          std::size_t record, const ndjson_options& o, std::size_t& skipped,
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx) {
-  // One parser per thread, kept between calls: steady-state parsing allocates nothing.
+  // One parser, document and batch per thread, kept between calls: steady-state parsing
+  // allocates nothing.
   thread_local parser p;
+  thread_local document doc;
+  thread_local line_batch batch;
   p.options() = o.parse;
   p.options().stop_after_first = false;
+  batch.reset();
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t nl = find_newline(text, pos);
@@ -58,12 +64,12 @@ ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t li
       if (o.on_skip) o.on_skip(e);
       continue;
     }
-    auto r = p.parse(l);
-    if (r) {
-      f(ctx, *r, info);
+    const json::error pe = batch.parse(p, doc, text, at, l.size(), true);
+    if (!pe) {
+      f(ctx, doc.root(), info);
       continue;
     }
-    const ndjson_error e{r.code(), record, line, r.error().column, base + at + r.error().offset};
+    const ndjson_error e{pe.code, record, line, pe.column, base + at + pe.offset};
     if (!o.skip_bad_records) return e;
     ++skipped;
     if (o.on_skip) o.on_skip(e);
@@ -163,7 +169,7 @@ void count_lines(std::string_view text, std::size_t max_record_size, std::size_t
 }  // namespace detail
 
 ndjson_reader::ndjson_reader(const ndjson_options& options)
-    : options_(options), parser_(options.parse) {
+    : options_(options), parser_(options.parse), batch_(std::make_unique<detail::line_batch>()) {
   parser_.options().stop_after_first = false;
 }
 
@@ -175,6 +181,7 @@ ndjson_reader::ndjson_reader(ndjson_reader&& o) noexcept
     : options_(std::move(o.options_)),
       parser_(std::move(o.parser_)),
       doc_(std::move(o.doc_)),
+      batch_(std::move(o.batch_)),
       read_(std::move(o.read_)),
       owned_(std::exchange(o.owned_, nullptr)),
       buf_(std::move(o.buf_)),
@@ -198,6 +205,7 @@ ndjson_reader::ndjson_reader(ndjson_reader&& o) noexcept
 }
 
 void ndjson_reader::open_buffer(std::string_view text) {
+  if (batch_) batch_->reset();
   if (owned_ != nullptr) std::fclose(std::exchange(owned_, nullptr));
   read_ = nullptr;
   buf_.clear();
@@ -242,6 +250,7 @@ json::error ndjson_reader::open_file(const std::string& path) {
 }
 
 bool ndjson_reader::fill() {
+  if (batch_) batch_->reset();  // buf_ changes
   if (begin_ > 0) {
     buf_.erase(0, begin_);
     base_ += begin_;
@@ -392,7 +401,9 @@ bool ndjson_reader::next() {
       skip(e);
       continue;
     }
-    const json::error pe = parser_.parse_into(doc_, l.data(), l.size());
+    const json::error pe =
+        batch_ ? batch_->parse(parser_, doc_, text_, at - base_, l.size(), !streaming_ || eof_)
+               : parser_.parse_into(doc_, l.data(), l.size());
     if (!pe) {
       info_ = {record_, line_, at};
       return true;

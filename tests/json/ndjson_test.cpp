@@ -316,6 +316,118 @@ TEST(Ndjson, ParallelReadsConcatenatedInOrder) {
   for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], static_cast<std::int64_t>(i));
 }
 
+// The records of a text, each line parsed alone by a fresh parse (what the reader guarantees),
+// in transcript()'s form; skipping bad records.
+std::string line_by_line(std::string_view text, const ndjson_options& o) {
+  std::string out;
+  std::size_t pos = 0, line = 0, record = 0, skipped = 0;
+  ndjson_error first;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view l = text.substr(pos, nl - pos);
+    const std::size_t at = pos;
+    pos = nl + 1;
+    ++line;
+    const bool too_long = l.size() > o.max_record_size;
+    if (!too_long && l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ++record;
+    if (too_long) {
+      if (++skipped == 1) first = {error_code::record_too_long, record, line, 1, at};
+      continue;
+    }
+    auto r = parse(l, o.parse);
+    if (r) {
+      out += std::to_string(record) + ":" + std::to_string(line) + ":" + std::to_string(at) + ":" +
+             *write(r->root()) + "\n";
+    } else if (++skipped == 1) {
+      first = {r.code(), record, line, r.error().column, at + r.error().offset};
+    }
+  }
+  return out + "end\nskipped " + std::to_string(skipped) + "\n" + first.to_string();
+}
+
+// Lines of every kind, good and bad, many times over (beyond one stage-1 batch of lines):
+// stage-1 errors (a string left open, a control character in a string, invalid UTF-8), stage-2
+// errors, blank lines, CRLF, a BOM, lines only of brackets, a backslash outside a string.
+std::string mixed_lines() {
+  const std::vector<std::string> kinds = {
+      "{\"id\":1,\"name\":\"caf\xc3\xa9 \\u00e9\\n\",\"v\":[1.5,-2e10,true,null,{}]}",
+      "[[],[[]],{}]",
+      "\"just a string with \\\" quotes\"",
+      "{\"a\":\"open string",
+      "{\"a\":\"tab\there\"}",
+      "[\"\xff\"]",
+      "[\"\xe2\x82\"]",
+      "{\"k\" 1}",
+      "1 2",
+      "  \t ",
+      "",
+      "{\"crlf\":12345678901234567890}\r",
+      "\xef\xbb\xbf{\"bom\":1}",
+      "[1,\\]",
+      "-0.000001234e-5",
+      "{\"deep\":[[[[[[[[[[1]]]]]]]]]]}",
+      "\"\\ud83d\\ude00 \\\\\"",
+      "nul",
+      "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30]",
+  };
+  std::string text;
+  std::uint32_t x = 12345;
+  while (text.size() < (std::size_t{600} << 10)) {
+    x = x * 1103515245u + 12345u;
+    const std::string& k = kinds[(x >> 16) % kinds.size()];
+    text += k;
+    if ((x >> 8) % 5 == 0) text += std::string((x >> 4) % 90, ' ');  // lines of varied lengths
+    text += '\n';
+  }
+  return text + "{\"last\":\"line without a newline\"}";
+}
+
+TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
+  const std::string text = mixed_lines();
+  keel::pool::thread_pool pool(2);
+  for (const isa which : keel::all_isas) {
+    if (!isa_supported(which)) continue;
+    SCOPED_TRACE(isa_name(which));
+    ndjson_options o;
+    o.skip_bad_records = true;
+    o.parse.isa = which;
+    for (const bool bom : {false, true}) {
+      o.parse.allow_bom = bom;
+      o.max_record_size = bom ? 120 : std::size_t{64} << 20;  // some of the padded lines too long
+      const std::string want = line_by_line(text, o);
+      ndjson_reader r(o);
+      r.open_buffer(text);
+      const std::string got = transcript(r);
+      EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want);
+      const std::string records = want.substr(0, want.rfind('\n'));
+      EXPECT_EQ(read_chunked(text, 70000, o), records);
+      std::string parallel;
+      std::size_t skipped = 0;
+      const ndjson_error e = parallel_ndjson(
+          pool, text, o,
+          [](const value& v, const record_info& info) {
+            return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
+                   std::to_string(info.offset) + ":" + *write(v) + "\n";
+          },
+          [&](std::string&& s, const record_info&) { parallel += s; }, &skipped, 100000);
+      EXPECT_FALSE(e);
+      EXPECT_EQ(parallel + "end\nskipped " + std::to_string(skipped), records);
+    }
+    // Without skipping: the first bad record stops the reading, as a line parsed alone says.
+    o.skip_bad_records = false;
+    o.parse.allow_bom = false;
+    o.max_record_size = std::size_t{64} << 20;
+    ndjson_reader r(o);
+    r.open_buffer(text);
+    while (r.next()) {
+    }
+    const std::string want = line_by_line(text, o);
+    EXPECT_EQ(r.error().to_string(), want.substr(want.rfind('\n') + 1));
+  }
+}
+
 TEST(Ndjson, CorpusFile) {
   const std::string text = test::slurp(test::corpus() / "json" / "amazon_cellphones.ndjson");
   if (text.empty()) GTEST_SKIP() << "corpus missing";

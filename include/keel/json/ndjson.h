@@ -68,6 +68,7 @@ struct record_info {
 };
 
 namespace detail {
+class line_batch;  // src/json/ndjson_batch.h
 // Concatenated JSON: where the value at the start of a text ends. It follows strings (with their
 // escapes) and counts brackets; it does not check the grammar (the parser does). Resumable: the
 // state carries over when more text arrives after the same start.
@@ -127,6 +128,7 @@ class ndjson_reader {
   ndjson_options options_;
   parser parser_;
   json::document doc_;
+  std::unique_ptr<detail::line_batch> batch_;  // stage 1 over many lines at once
   std::function<std::size_t(char*, std::size_t)> read_;
   std::FILE* owned_ = nullptr;
   std::string buf_;             // file / stream input: [begin_, buf_.size()) is unread

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// NDJSON lines parsed from one stage-1 pass over a batch (ndjson_batch.h).
+//
+// Why a record's positions from the batch are the ones it would get alone: a line ends in '\n',
+// which is whitespace and never a quote, so it ends any bare token and any backslash run, and it
+// is a control character inside a string (a stage-1 error). So when stage 1 found no error
+// before a line's end, every line before it starts and ends outside strings, and the positions
+// between its start and its end are those of the line parsed alone (offset by its start).
+// Stage 2 then reads the record from the batch's buffer, with reads past a token allowed up to
+// the batch's end; anything it rejects is parsed again alone, so every error is the one the line
+// gives alone.
+#include "json/ndjson_batch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace keel::json::detail {
+namespace {
+
+// Room for n entries (contents not kept), grown by half again but to no more than `most`;
+// nullptr when out of memory.
+std::uint32_t* room(std::unique_ptr<std::uint32_t[]>& p, std::size_t& cap, std::size_t n,
+                    std::size_t most) noexcept {
+  if (n > cap) {
+    const std::size_t want = std::max(n, std::min(n + n / 2, most));
+    try {
+      p = std::make_unique_for_overwrite<std::uint32_t[]>(want);
+    } catch (const std::bad_alloc&) {
+      p.reset();
+      cap = 0;
+      return nullptr;
+    }
+    cap = want;
+  }
+  return p.get();
+}
+
+}  // namespace
+
+bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
+  reset();
+  const parse_options& o = p.options();
+  const isa which = o.isa == isa::automatic ? default_isa() : o.isa;
+  if (!isa_supported(which)) return false;
+  const char* const start = text.data() + at;
+  const std::size_t rest = text.size() - at;
+  std::size_t len = rest;
+  if (!complete || rest > kBatchBytes) {
+    const void* nl = memrchr(start, '\n', std::min(rest, kBatchBytes));
+    if (nl == nullptr) return false;
+    len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
+  }
+  std::uint32_t* const pos =
+      room(positions_, positions_capacity_, len + kIndexSlack, kBatchBytes + kIndexSlack);
+  if (pos == nullptr) return false;
+  parse_state st;
+  st.buf = reinterpret_cast<const std::uint8_t*>(start);
+  st.len = len;
+  st.opt = &o;
+  st.idx = pos;
+  const kernel_set k = kernel_set_for(which);
+  k.positions(st);
+  std::size_t n = st.n_idx;
+  if (st.s1_error != error_code::ok) {
+    // The batch ends before the line of the error (that line is parsed alone).
+    const void* nl = memrchr(start, '\n', st.s1_offset);
+    if (nl == nullptr) return false;
+    len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
+    while (n > 0 && pos[n - 1] >= len) --n;
+  }
+  begin_ = start;
+  end_ = start + len;
+  count_ = n;
+  next_ = 0;
+  build_ = k.parse;
+  return true;
+}
+
+error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,
+                        std::size_t len, bool complete) noexcept {
+  const char* const line = text.data() + at;
+  const parse_options& o = p.options();
+  // Comments may span lines: only a line alone says what its comments are.
+  if (o.allow_comments) return p.parse_into(doc, line, len);
+  if (line < begin_ || line + len > end_) {
+    if (!make(p, text, at, complete) || line + len > end_) return p.parse_into(doc, line, len);
+  }
+  // The line's positions: from the first at or after its start to the first at or after its end
+  // (at most one a byte).
+  const auto a = static_cast<std::uint32_t>(line - begin_);
+  const auto b = static_cast<std::uint32_t>(a + len);
+  const std::uint32_t* const all = positions_.get();
+  const std::uint32_t* const stop = all + count_;
+  const std::uint32_t* first = all + next_;
+  if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
+  const std::uint32_t* last = first;
+  while (last < stop && *last < b) ++last;
+  next_ = static_cast<std::size_t>(last - all);
+  const auto n = static_cast<std::size_t>(last - first);
+  std::uint32_t* const idx =
+      room(record_, record_capacity_, n + kIndexSlack, kBatchBytes + kIndexSlack);
+  if (idx == nullptr) return p.parse_into(doc, line, len);
+  std::memcpy(idx, first, n * sizeof *idx);
+  parse_state st;
+  st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
+  st.len = static_cast<std::size_t>(end_ - begin_);
+  st.opt = &o;
+  st.owner = &p;
+  st.doc = &doc;
+  st.idx = idx;
+  st.n_idx = n;
+  st.positions_given = true;
+  build_(st);
+  if (st.code == error_code::ok) return {};
+  return p.parse_into(doc, line, len);
+}
+
+}  // namespace keel::json::detail

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// NDJSON records parsed from one stage-1 pass over a batch of whole lines: stage 1 (the
+// structural positions, parse_kernels.h) runs once over up to kBatchBytes of lines, then stage 2
+// builds each record's DOM from that record's share of the positions. Parsing each line on its
+// own pays stage 1's setup and its padded last block once per record, which on short records
+// (a few hundred bytes) is a large part of the work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "json/parse_state.h"
+#include "keel/json/document.h"
+#include "keel/json/error.h"
+#include "keel/json/parser.h"
+
+namespace keel::json::detail {
+
+class line_batch {
+ public:
+  // Stage 1 runs over about this many bytes of lines at a time.
+  static constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
+
+  // Forgets the batch: call it before the text it was made from changes.
+  void reset() noexcept { begin_ = end_ = nullptr; }
+
+  // Parses the line text[at, at + len) (without its '\n') into doc with p's options and buffers:
+  // the same document, or the same error, as p.parse_into(doc, text.data() + at, len). Lines are
+  // taken in order (a skipped line is fine). `complete`: nothing follows text in the input, so a
+  // batch may end at text's end without a newline. A line the batch does not cover (too long,
+  // comments allowed, no newline in view) and a line that fails in the batch are parsed by
+  // parse_into, which then reports the error with the line's own line and column.
+  error parse(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
+              bool complete) noexcept;
+
+ private:
+  // Stage 1 over the lines from text[at] on; false when there is no batch to make there.
+  bool make(parser& p, std::string_view text, std::size_t at, bool complete) noexcept;
+
+  std::unique_ptr<std::uint32_t[]> positions_;  // of the batch, from begin_
+  std::size_t positions_capacity_ = 0;
+  std::unique_ptr<std::uint32_t[]> record_;  // one record's positions, with room for sentinels
+  std::size_t record_capacity_ = 0;
+  const char* begin_ = nullptr;  // the batch: whole lines [begin_, end_)
+  const char* end_ = nullptr;
+  std::size_t count_ = 0;  // positions in the batch
+  std::size_t next_ = 0;   // the first position not yet taken by a record
+  kernel_fn build_ = nullptr;
+};
+
+}  // namespace keel::json::detail
