@@ -36,7 +36,8 @@ namespace detail {
 
 ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
                          std::size_t record, const ndjson_options& o, std::size_t& skipped,
-                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx) {
+                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx,
+                         const std::vector<std::size_t>& ends) {
   // One parser, document and batch per thread, kept between calls: steady-state parsing
   // allocates nothing.
   thread_local parser p;
@@ -45,10 +46,15 @@ ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t li
   p.options() = o.parse;
   p.options().stop_after_first = false;
   batch.reset();
-  std::size_t pos = 0;
+  std::size_t pos = 0, k = 0;
   while (pos < text.size()) {
-    std::size_t nl = find_newline(text, pos);
-    if (nl == std::string_view::npos) nl = text.size();
+    std::size_t nl;
+    if (k < ends.size()) {
+      nl = ends[k++];
+    } else {
+      nl = find_newline(text, pos);
+      if (nl == std::string_view::npos) nl = text.size();
+    }
     const std::string_view l = text.substr(pos, nl - pos);
     const std::size_t at = pos;
     pos = nl + 1;
@@ -155,11 +161,12 @@ std::vector<std::size_t> split_lines(std::string_view text, std::size_t target) 
 }
 
 void count_lines(std::string_view text, std::size_t max_record_size, std::size_t& lines,
-                 std::size_t& records) noexcept {
+                 std::size_t& records, std::vector<std::size_t>& ends) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t nl = find_newline(text, pos);
     if (nl == std::string_view::npos) nl = text.size();
+    ends.push_back(nl);
     ++lines;
     if (nl - pos > max_record_size || !blank(text.substr(pos, nl - pos))) ++records;
     pos = nl + 1;

@@ -151,14 +151,17 @@ namespace detail {
 // Parses the records of `text` (whole lines; the line before it ends at offset base, which has
 // `line` lines and `record` records before it) calling f(ctx, value, info) for each; returns
 // the first bad record's error (stopping there) unless skipping, when it counts them in skipped.
+// `ends`: the end of each line (count_lines), or empty to find them.
 ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
                          std::size_t record, const ndjson_options& o, std::size_t& skipped,
-                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
+                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx,
+                         const std::vector<std::size_t>& ends = {});
 // Splits text into pieces of about `target` bytes ending at line ends; returns the piece starts.
 std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
-// Lines and records (non-blank lines, or lines longer than max_record_size) in text.
+// Lines and records (non-blank lines, or lines longer than max_record_size) in text, and where
+// each line ends (the offset of its '\n', or text's size) appended to `ends`.
 void count_lines(std::string_view text, std::size_t max_record_size, std::size_t& lines,
-                 std::size_t& records) noexcept;
+                 std::size_t& records, std::vector<std::size_t>& ends);
 }  // namespace detail
 
 // Parses the records of `text` on the pool's workers and hands each record's result to
@@ -191,9 +194,12 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   const std::size_t n = starts.size();
   // Lines and records before each piece: counted as pieces are submitted (one pass, in order).
   std::size_t lines = 0, records = 0;
+  // A piece's lines are found once, when it is counted: the worker gets their ends.
   auto run = [&text, &starts, &options, &map, n](std::size_t i, std::size_t line,
-                                                 std::size_t record) {
+                                                 std::size_t record, std::size_t count,
+                                                 const std::vector<std::size_t>& ends) {
     piece_result out;
+    out.items.reserve(count);
     const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
     struct ctx_t {
       Map* map;
@@ -205,7 +211,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
           auto* x = static_cast<ctx_t*>(c);
           x->items->emplace_back((*x->map)(v, info), info);
         },
-        &ctx);
+        &ctx, ends);
     return out;
   };
   const std::size_t window = 2 * (pool.size() == 0 ? 1 : pool.size());
@@ -214,9 +220,11 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   auto submit_next = [&] {
     const std::size_t i = next++;
     const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
-    inflight.push_back(pool.submit(run, i, lines, records));
     std::size_t l = 0, r = 0;
-    detail::count_lines(text.substr(starts[i], end - starts[i]), options.max_record_size, l, r);
+    std::vector<std::size_t> ends;
+    detail::count_lines(text.substr(starts[i], end - starts[i]), options.max_record_size, l, r,
+                        ends);
+    inflight.push_back(pool.submit(run, i, lines, records, r, std::move(ends)));
     lines += l;
     records += r;
   };
