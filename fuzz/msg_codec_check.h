@@ -3,7 +3,8 @@
 // over-allocate; whatever value it accepts writes back to bytes that read back to an equal value,
 // and writing that again gives the same bytes; reading the input as a message must agree with
 // reading it as a value, and reading it into the message left by the previous input (whose
-// storage the reader reuses) must give the same message, or an empty one and the same error.
+// storage the reader reuses) must give the same message, or an empty one and the same error. Each
+// target runs the check in both modes of its form (standard and exact).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +24,15 @@ inline keel::msg::bytes_view view_of(const std::string& s) {
 }
 
 // value_from(bytes, opts), from(bytes, opts), read(bytes, message&, opts),
-// write(value, std::string&), to(message): one form.
+// write(value, std::string&, write_opts), to(message, write_opts): one form, in `mode`.
 template <class ValueFrom, class From, class Read, class Write, class To>
-int check_codec(const std::uint8_t* data, std::size_t size, ValueFrom value_from, From from,
-                Read read, Write write, To to) {
+int check_codec(const std::uint8_t* data, std::size_t size, keel::msg::fidelity mode,
+                ValueFrom value_from, From from, Read read, Write write, To to) {
   keel::msg::read_options opts;
   opts.max_depth = 64;
+  opts.mode = mode;
+  keel::msg::write_options wopts;
+  wopts.mode = mode;
   const keel::msg::bytes_view in(data, size);
   auto v = value_from(in, opts);
   auto m = from(in, opts);
@@ -46,14 +50,14 @@ int check_codec(const std::uint8_t* data, std::size_t size, ValueFrom value_from
     return 0;
   }
   std::string out;
-  write(*v, out);
+  write(*v, out, wopts);
   auto back = value_from(view_of(out), opts);
   check(back.ok() && *back == *v);
   std::string again;
-  write(*back, again);
+  write(*back, again, wopts);
   check(again == out);
   if (m.ok()) {
-    std::string mo = to(*m);
+    std::string mo = to(*m, wopts);
     auto mb = from(view_of(mo), opts);
     check(mb.ok() && *mb == *m);
   }

@@ -2,10 +2,12 @@
 // CBOR reader (RFC 8949): every major type, definite and indefinite lengths, every argument width,
 // half/single/double floats, tags kept as tagged values except the ones keel has a type for
 // (tag 1 with an integer and tag 1001 {1: s, -9: ns} -> timestamp, RFC 8746 tags 78/79/85/86 ->
-// typed numeric arrays, a negative integer below INT64_MIN -> tag 3). Simple values other than
+// typed numeric arrays, keel's tags of cbor_tags.h -> extensions, escaped tags and, in the exact
+// mode, integer widths; a negative integer below INT64_MIN -> tag 3). Simple values other than
 // false/true/null (undefined included) are kept as extension -128 with the value's byte.
 #include <bit>
 
+#include "cbor_tags.h"
 #include "half.h"
 #include "keel/msg/cbor.h"
 #include "reader_base.h"
@@ -18,7 +20,8 @@ constexpr std::int8_t kSimpleCode = -128;
 
 class reader : public detail::byte_reader {
  public:
-  using byte_reader::byte_reader;
+  reader(bytes_view in, const read_options& o)
+      : byte_reader(in, o), exact_(o.mode == fidelity::exact) {}
 
   bool item(value& v) {
     if (!need(1)) return false;
@@ -208,29 +211,43 @@ class reader : public detail::byte_reader {
     if (!a.empty()) std::memcpy(a.data(), b.data(), a.size() * sizeof(T));
     return value(std::move(a));
   }
-  static value tagged(std::uint64_t tag, value&& inner) {
-    if (tag == 1 && inner.is_signed()) return value(timestamp{inner.as_int(), 0});
+  value tagged(std::uint64_t tag, value&& inner) const {
+    if (!detail::cbor_tag_has_meaning(tag, inner, exact_))
+      return value::tagged(tag, std::move(inner));
+    if (tag == 1) return value(timestamp{inner.as_int(), 0});
     if (tag == 1001) {
-      // {1: seconds, -9: nanoseconds}, in that order (the pairs form: integer keys).
-      if (const array* pairs = detail::any_key_pairs(inner);
-          pairs != nullptr && pairs->size() == 2) {
-        const array* s = (*pairs)[0].as_array();
-        const array* n = (*pairs)[1].as_array();
-        if (s != nullptr && n != nullptr && (*s)[0] == value(std::int64_t{1}) &&
-            (*s)[1].is_signed() && (*n)[0] == value(std::int64_t{-9}) && (*n)[1].is_signed() &&
-            (*n)[1].as_int() > 0 && (*n)[1].as_int() < 1000000000)
-          return value(timestamp{(*s)[1].as_int(), static_cast<std::uint32_t>((*n)[1].as_int())});
-      }
+      timestamp t;
+      detail::cbor_timestamp_1001(inner, t.seconds, t.nanoseconds);
+      return value(t);
     }
-    if (inner.type() == type::bytes) {
-      const std::string_view b = inner.as_text();
-      if (tag == 78 && b.size() % 4 == 0) return typed<std::int32_t>(b);
-      if (tag == 79 && b.size() % 8 == 0) return typed<std::int64_t>(b);
-      if (tag == 85 && b.size() % 4 == 0) return typed<float>(b);
-      if (tag == 86 && b.size() % 8 == 0) return typed<double>(b);
+    if (tag == detail::kEscapeTag) {
+      array& a = *inner.as_array();
+      return value::tagged(a[0].as_uint(), std::move(a[1]));
     }
-    return value::tagged(tag, std::move(inner));
+    const std::string_view b = inner.as_text();
+    if (tag >= detail::kKeelExtTag && tag <= detail::kKeelExtTag + 0xff) {
+      return value(extension{static_cast<std::int8_t>(static_cast<std::uint8_t>(tag)),
+                             std::vector<std::uint8_t>(b.begin(), b.end())});
+    }
+    switch (detail::cbor_typed_array(tag)) {
+      case type::int32_array:
+        return typed<std::int32_t>(b);
+      case type::int64_array:
+        return typed<std::int64_t>(b);
+      case type::float32_array:
+        return typed<float>(b);
+      case type::float64_array:
+        return typed<double>(b);
+      default:
+        break;
+    }
+    // An integer width (exact mode).
+    value v;
+    detail::value_access::set_bits(v, detail::cbor_width(tag, inner), inner.as_uint());
+    return v;
   }
+
+  bool exact_;
 };
 
 }  // namespace

@@ -3,9 +3,12 @@
 // integer, length and tag; float64 as a half when that is exact, else as a double; float32 as a
 // single (its type is kept). Typed numeric arrays are RFC 8746 typed arrays (tags 78, 79, 85,
 // 86: little-endian sint32, sint64, float32, float64 in a byte string); timestamps are tag 1
-// (integer seconds) or, with nanoseconds, RFC 9581 tag 1001 {1: seconds, -9: nanoseconds}.
+// (integer seconds) or, with nanoseconds, RFC 9581 tag 1001 {1: seconds, -9: nanoseconds};
+// extensions are keel's extension tags, and a tagged value the reader would take for another type
+// goes in keel's escape tag (cbor_tags.h). The exact mode also tags integer widths.
 #include <bit>
 
+#include "cbor_tags.h"
 #include "half.h"
 #include "keel/msg/cbor.h"
 #include "shape.h"
@@ -85,14 +88,27 @@ void put_typed_array(sink& out, std::uint64_t tag, const std::vector<T>& a) {
   out.put(a.data(), a.size() * sizeof(T));
 }
 
+template <bool Exact>
 void put_value(sink& out, const value& v);
 
+template <bool Exact>
 void put_map(sink& out, const map& m) {
   put_head(out, 5, m.size());
   for (const auto& e : m) {
     put_text(out, 3, e.name);
-    put_value(out, e.value);
+    put_value<Exact>(out, e.value);
   }
+}
+
+// Exact mode: an integer whose width the standard reading would not give back (all but int64,
+// and uint64 above INT64_MAX) in its keel width tag.
+void put_width(sink& out, const value& v) {
+  if (v.type() != type::int64 && !(v.type() == type::uint64 && v.as_uint() > INT64_MAX))
+    put_head(out, 6, detail::kKeelTag + static_cast<std::uint64_t>(v.type()));
+  if (v.is_signed())
+    put_int(out, v.as_int());
+  else
+    put_head(out, 0, v.as_uint());
 }
 
 // A tag 3 (negative bignum) of exactly 8 bytes whose magnitude does not fit int64 is written as
@@ -106,6 +122,7 @@ bool put_small_negative_bignum(sink& out, const value& v) {
   return true;
 }
 
+template <bool Exact>
 void put_value(sink& out, const value& v) {
   switch (v.type()) {
     case type::null:
@@ -118,12 +135,14 @@ void put_value(sink& out, const value& v) {
     case type::int16:
     case type::int32:
     case type::int64:
+      if constexpr (Exact) return put_width(out, v);
       put_int(out, v.as_int());
       return;
     case type::uint8:
     case type::uint16:
     case type::uint32:
     case type::uint64:
+      if constexpr (Exact) return put_width(out, v);
       put_head(out, 0, v.as_uint());
       return;
     case type::float32:
@@ -165,17 +184,18 @@ void put_value(sink& out, const value& v) {
         }
         return;
       }
-      // CBOR has no extension type: its bytes are written (docs/msg-format.md).
+      // keel's extension tag of its type code, on its bytes (cbor_tags.h).
+      put_head(out, 6, detail::kKeelExtTag + static_cast<std::uint8_t>(v.extension_code()));
       put_text(out, 2, d);
       return;
     }
     case type::map:
-      if (const map* m = v.as_map()) put_map(out, *m);
+      if (const map* m = v.as_map()) put_map<Exact>(out, *m);
       return;
     case type::array:
       if (const array* a = v.as_array()) {
         put_head(out, 4, a->size());
-        for (const value& e : *a) put_value(out, e);
+        for (const value& e : *a) put_value<Exact>(out, e);
       }
       return;
     case type::int32_array:
@@ -195,23 +215,27 @@ void put_value(sink& out, const value& v) {
         put_head(out, 5, pairs->size());
         for (const value& p : *pairs) {
           if (const array* kv = p.as_array()) {
-            put_value(out, (*kv)[0]);
-            put_value(out, (*kv)[1]);
+            put_value<Exact>(out, (*kv)[0]);
+            put_value<Exact>(out, (*kv)[1]);
           }
         }
         return;
       }
       if (put_small_negative_bignum(out, v)) return;
-      put_head(out, 6, v.tag());
-      put_value(out, v.tagged_value());
+      if (detail::cbor_tag_has_meaning(v.tag(), v.tagged_value(), Exact)) {
+        put_head(out, 6, detail::kEscapeTag);  // [tag number, value]
+        put_head(out, 4, 2);
+        put_head(out, 0, v.tag());
+      } else {
+        put_head(out, 6, v.tag());
+      }
+      put_value<Exact>(out, v.tagged_value());
       return;
   }
 }
 
-}  // namespace
-
-void write_cbor(const message& m, std::string& out) {
-  sink s(out);
+template <bool Exact>
+void put_message(sink& s, const message& m) {
   if (!detail::header_empty(m.header)) {
     s.put_byte(0x82);
     s.put_byte(0xa6);
@@ -221,19 +245,32 @@ void write_cbor(const message& m, std::string& out) {
       put_text(s, 3, *fields[i]);
     }
   }
-  put_map(s, m.body());
+  put_map<Exact>(s, m.body());
+}
+
+}  // namespace
+
+void write_cbor(const message& m, std::string& out, const write_options& options) {
+  sink s(out);
+  if (options.mode == fidelity::exact)
+    put_message<true>(s, m);
+  else
+    put_message<false>(s, m);
   s.finish();
 }
 
-std::string to_cbor(const message& m) {
+std::string to_cbor(const message& m, const write_options& options) {
   std::string out;
-  write_cbor(m, out);
+  write_cbor(m, out, options);
   return out;
 }
 
-void write_cbor(const value& v, std::string& out) {
+void write_cbor(const value& v, std::string& out, const write_options& options) {
   sink s(out);
-  put_value(s, v);
+  if (options.mode == fidelity::exact)
+    put_value<true>(s, v);
+  else
+    put_value<false>(s, v);
   s.finish();
 }
 

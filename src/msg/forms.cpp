@@ -12,7 +12,9 @@ namespace keel::msg {
 
 namespace {
 
-constexpr const char* kNames[] = {"binary", "json", "json-typed", "xml", "msgpack", "cbor"};
+constexpr const char* kNames[] = {"binary",  "json", "json-typed",    "xml",
+                                  "msgpack", "cbor", "msgpack-exact", "cbor-exact"};
+constexpr int kForms = sizeof kNames / sizeof kNames[0];
 
 std::string_view as_text(bytes_view in) {
   return {reinterpret_cast<const char*>(in.data()), in.size()};
@@ -23,7 +25,7 @@ std::string_view as_text(bytes_view in) {
 const char* form_name(form f) noexcept { return kNames[static_cast<int>(f)]; }
 
 bool form_from_name(std::string_view name, form& out) noexcept {
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < kForms; ++i) {
     if (name == kNames[i]) {
       out = static_cast<form>(i);
       return true;
@@ -71,6 +73,10 @@ void write(const message& m, form f, std::string& out) {
       return write_msgpack(m, out);
     case form::cbor:
       return write_cbor(m, out);
+    case form::msgpack_exact:
+      return write_msgpack(m, out, {.mode = fidelity::exact});
+    case form::cbor_exact:
+      return write_cbor(m, out, {.mode = fidelity::exact});
   }
 }
 
@@ -93,6 +99,12 @@ result<message> read(bytes_view in, form f, const read_options& options) {
       return from_msgpack(in, options);
     case form::cbor:
       return from_cbor(in, options);
+    case form::msgpack_exact:
+    case form::cbor_exact: {
+      read_options exact = options;
+      exact.mode = fidelity::exact;
+      return f == form::msgpack_exact ? from_msgpack(in, exact) : from_cbor(in, exact);
+    }
   }
   return error{error_code::unknown_form, 0};
 }

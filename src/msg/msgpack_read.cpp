@@ -2,14 +2,17 @@
 // MessagePack reader: every format of the spec. Integers read as int64 (uint64 above INT64_MAX),
 // float 32 as float32, float 64 as float64, str (UTF-8 checked) as string, bin as bytes, ext -1
 // of 4, 8 or 12 bytes as timestamp, other ext as extension, maps with string keys as maps.
-// Counts are checked against the bytes left (1 per array element, 2 per map entry) first.
+// Counts are checked against the bytes left (1 per array element, 2 per map entry) first. The
+// exact mode (msgpack_keel.h) also reads integer widths and keel's ext type 75.
 #include "keel/msg/msgpack.h"
+#include "msgpack_keel.h"
 #include "reader_base.h"
 
 namespace keel::msg {
 
 namespace {
 
+template <bool Exact>
 class reader : public detail::byte_reader {
  public:
   using byte_reader::byte_reader;
@@ -63,21 +66,21 @@ class reader : public detail::byte_reader {
         p += 8;
         return true;
       case 0xcc:
-        return uint_of<std::uint8_t>(v);
+        return uint_of<std::uint8_t>(v, type::uint8);
       case 0xcd:
-        return uint_of<std::uint16_t>(v);
+        return uint_of<std::uint16_t>(v, type::uint16);
       case 0xce:
-        return uint_of<std::uint32_t>(v);
+        return uint_of<std::uint32_t>(v, type::uint32);
       case 0xcf:
-        return uint_of<std::uint64_t>(v);
+        return uint_of<std::uint64_t>(v, type::uint64);
       case 0xd0:
-        return int_of<std::uint8_t, std::int8_t>(v);
+        return int_of<std::uint8_t, std::int8_t>(v, type::int8);
       case 0xd1:
-        return int_of<std::uint16_t, std::int16_t>(v);
+        return int_of<std::uint16_t, std::int16_t>(v, type::int16);
       case 0xd2:
-        return int_of<std::uint32_t, std::int32_t>(v);
+        return int_of<std::uint32_t, std::int32_t>(v, type::int32);
       case 0xd3:
-        return int_of<std::uint64_t, std::int64_t>(v);
+        return int_of<std::uint64_t, std::int64_t>(v, type::int64);
       case 0xd4:
         return read_ext(1, v, at);
       case 0xd5:
@@ -107,8 +110,9 @@ class reader : public detail::byte_reader {
   }
 
  private:
-  static void set_int(value& v, std::int64_t i) noexcept {
-    detail::value_access::set_bits(v, type::int64, static_cast<std::uint64_t>(i));
+  static void set_int(value& v, std::int64_t i) noexcept { set_signed(v, type::int64, i); }
+  static void set_signed(value& v, type t, std::int64_t i) noexcept {
+    detail::value_access::set_bits(v, t, static_cast<std::uint64_t>(i));
   }
   // A big-endian length of 1, 2 or 4 bytes (width 0, 1, 2).
   bool length(int width, std::uint64_t& n) {
@@ -120,18 +124,23 @@ class reader : public detail::byte_reader {
     p += w;
     return true;
   }
+  // An integer of the format's width: read as int64 / uint64, or in the exact mode as `width`.
   template <class U>
-  bool uint_of(value& v) {
+  bool uint_of(value& v, type width) {
     if (!need(sizeof(U))) return false;
     const std::uint64_t u = detail::load_be<U>(p);
     p += sizeof(U);
-    detail::value_access::set_bits(v, u <= INT64_MAX ? type::int64 : type::uint64, u);
+    detail::value_access::set_bits(v,
+                                   Exact            ? width
+                                   : u <= INT64_MAX ? type::int64
+                                                    : type::uint64,
+                                   u);
     return true;
   }
   template <class U, class S>
-  bool int_of(value& v) {
+  bool int_of(value& v, type width) {
     if (!need(sizeof(U))) return false;
-    set_int(v, static_cast<S>(detail::load_be<U>(p)));
+    set_signed(v, Exact ? width : type::int64, static_cast<S>(detail::load_be<U>(p)));
     p += sizeof(U);
     return true;
   }
@@ -147,6 +156,7 @@ class reader : public detail::byte_reader {
     std::string_view s;
     if (!take(n, s, false)) return false;
     const auto* d = reinterpret_cast<const std::uint8_t*>(s.data());
+    if (Exact && code == detail::kKeelExt) return read_keel_ext(d, n, v, at);
     if (code == -1 && (n == 4 || n == 8 || n == 12)) {
       timestamp t;
       if (n == 4) {
@@ -166,8 +176,53 @@ class reader : public detail::byte_reader {
     v = value(extension{code, std::vector<std::uint8_t>(d, d + n)});
     return true;
   }
+  // Exact mode: the data of a keel ext (msgpack_keel.h) other than a tag number.
+  bool read_keel_ext(const std::uint8_t* d, std::uint64_t n, value& v, const std::uint8_t* at) {
+    if (n == 0) return fail(error_code::bad_value, at);
+    const auto kind = static_cast<type>(d[0]);
+    const std::uint64_t size = n - 1;
+    switch (kind) {
+      case type::extension:
+        if (size == 0) return fail(error_code::bad_value, at);
+        v = value(
+            extension{static_cast<std::int8_t>(d[1]), std::vector<std::uint8_t>(d + 2, d + n)});
+        return true;
+      case type::int32_array:
+        return typed<std::int32_t>(d + 1, size, v, at);
+      case type::int64_array:
+        return typed<std::int64_t>(d + 1, size, v, at);
+      case type::float32_array:
+        return typed<float>(d + 1, size, v, at);
+      case type::float64_array:
+        return typed<double>(d + 1, size, v, at);
+      default:  // a tag number out of its [tag, value] array, or an unknown kind
+        return fail(error_code::bad_value, at);
+    }
+  }
+  template <numeric_element T>
+  bool typed(const std::uint8_t* d, std::uint64_t size, value& v, const std::uint8_t* at) {
+    if (size % sizeof(T) != 0) return fail(error_code::bad_value, at);
+    auto& a = detail::value_access::reuse_numeric<T>(v);
+    a.resize(size / sizeof(T));
+    if (size != 0) std::memcpy(a.data(), d, size);
+    return true;
+  }
+  // Exact mode: [keel ext (tagged, tag number), value] is a tagged value.
+  bool read_tagged(value& v, const std::uint8_t* at) {
+    if (!enter(at)) return false;
+    const std::uint64_t tag = detail::load_be<std::uint64_t>(p + sizeof detail::kTaggedHead);
+    p += sizeof detail::kTaggedHead + 8;
+    value inner;
+    if (!item(inner)) return false;
+    leave();
+    v = value::tagged(tag, std::move(inner));
+    return true;
+  }
   bool read_array(std::uint64_t n, value& v, const std::uint8_t* at) {
     if (n > left()) return fail(error_code::bad_length, at);
+    if (Exact && n == 2 && left() >= sizeof detail::kTaggedHead + 8 &&
+        std::memcmp(p, detail::kTaggedHead, sizeof detail::kTaggedHead) == 0)
+      return read_tagged(v, at);
     if (!enter(at)) return false;
     array& a = detail::value_access::reuse_array(v);
     a.resize(n);
@@ -210,17 +265,24 @@ class reader : public detail::byte_reader {
   }
 };
 
-}  // namespace
-
-result<value> value_from_msgpack(bytes_view in, const read_options& options) {
-  reader r(in, options);
+template <bool Exact>
+result<value> read_value(bytes_view in, const read_options& options) {
+  reader<Exact> r(in, options);
   value v;
   if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
   return v;
 }
 
+}  // namespace
+
+result<value> value_from_msgpack(bytes_view in, const read_options& options) {
+  return options.mode == fidelity::exact ? read_value<true>(in, options)
+                                         : read_value<false>(in, options);
+}
+
 error read_msgpack(bytes_view in, message& out, const read_options& options) {
-  return detail::read_document<reader>(in, out, options);
+  if (options.mode == fidelity::exact) return detail::read_document<reader<true>>(in, out, options);
+  return detail::read_document<reader<false>>(in, out, options);
 }
 
 result<message> from_msgpack(bytes_view in, const read_options& options) {

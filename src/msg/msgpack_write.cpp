@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // MessagePack writer: the smallest encoding of every integer, string, binary, array, map and
 // extension length; float32 and float64 keep their width; timestamps use the 32-, 64- or 96-bit
-// form of the timestamp extension (type -1), whichever is the smallest that holds them.
+// form of the timestamp extension (type -1), whichever is the smallest that holds them. The exact
+// mode (msgpack_keel.h) also keeps integer widths, typed arrays, tags and every extension.
 #include <bit>
 
 #include "keel/msg/msgpack.h"
+#include "msgpack_keel.h"
 #include "shape.h"
 #include "wire.h"
 
@@ -103,13 +105,15 @@ void put_ext_head(sink& out, std::size_t n, std::int8_t code) {
   out.put_byte(static_cast<std::uint8_t>(code));
 }
 
+template <bool Exact>
 void put_value(sink& out, const value& v);
 
+template <bool Exact>
 void put_map(sink& out, const map& m) {
   put_len(out, m.size(), 0x80, 15, 0, 0xde, 0xdf);
   for (const auto& e : m) {
     put_str(out, e.name);
-    put_value(out, e.value);
+    put_value<Exact>(out, e.value);
   }
 }
 
@@ -150,6 +154,54 @@ void put_timestamp(sink& out, timestamp t) {
   out.advance(p + 12);
 }
 
+// Exact mode: an integer in the format of its width (a fixint for an int64 that fits one), so
+// the reader gets the width back from the format.
+void put_width(sink& out, const value& v) {
+  switch (v.type()) {
+    case type::int8: {
+      std::uint8_t* p = out.room(2);
+      p[0] = 0xd0;
+      p[1] = static_cast<std::uint8_t>(v.as_int());
+      out.advance(p + 2);
+      return;
+    }
+    case type::int16:
+      return put_be(out, 0xd1, static_cast<std::uint16_t>(v.as_int()));
+    case type::int32:
+      return put_be(out, 0xd2, static_cast<std::uint32_t>(v.as_int()));
+    case type::int64:
+      if (v.as_int() >= -32 && v.as_int() < 0x80)
+        return out.put_byte(static_cast<std::uint8_t>(v.as_int()));
+      return put_be(out, 0xd3, static_cast<std::uint64_t>(v.as_int()));
+    case type::uint8: {
+      std::uint8_t* p = out.room(2);
+      p[0] = 0xcc;
+      p[1] = static_cast<std::uint8_t>(v.as_uint());
+      out.advance(p + 2);
+      return;
+    }
+    case type::uint16:
+      return put_be(out, 0xcd, static_cast<std::uint16_t>(v.as_uint()));
+    case type::uint32:
+      return put_be(out, 0xce, static_cast<std::uint32_t>(v.as_uint()));
+    default:
+      return put_be(out, 0xcf, v.as_uint());
+  }
+}
+
+// Exact mode: a keel ext (type 75) whose data is `kind` then `n` bytes from `data`.
+void put_keel_ext(sink& out, std::uint8_t kind, const void* data, std::size_t n) {
+  put_ext_head(out, 1 + n, detail::kKeelExt);
+  out.put_byte(kind);
+  out.put(data, n);
+}
+
+template <class T>
+void put_typed_array(sink& out, const std::vector<T>& a) {
+  put_keel_ext(out, static_cast<std::uint8_t>(array_type_of<T>()), a.data(), a.size() * sizeof(T));
+}
+
+template <bool Exact>
 void put_value(sink& out, const value& v) {
   switch (v.type()) {
     case type::null:
@@ -162,12 +214,14 @@ void put_value(sink& out, const value& v) {
     case type::int16:
     case type::int32:
     case type::int64:
+      if constexpr (Exact) return put_width(out, v);
       put_int(out, v.as_int());
       return;
     case type::uint8:
     case type::uint16:
     case type::uint32:
     case type::uint64:
+      if constexpr (Exact) return put_width(out, v);
       put_uint(out, v.as_uint());
       return;
     case type::float32:
@@ -187,51 +241,81 @@ void put_value(sink& out, const value& v) {
       put_timestamp(out, v.as_timestamp());
       return;
     case type::extension:
+      if (Exact && detail::extension_needs_keel_ext(v.extension_code(), v.as_text().size())) {
+        std::string data(1, static_cast<char>(v.extension_code()));
+        data += v.as_text();
+        put_keel_ext(out, static_cast<std::uint8_t>(type::extension), data.data(), data.size());
+        return;
+      }
       put_ext_head(out, v.as_text().size(), v.extension_code());
       put_raw(out, v.as_text());
       return;
     case type::map:
-      if (const map* m = v.as_map()) put_map(out, *m);
+      if (const map* m = v.as_map()) put_map<Exact>(out, *m);
       return;
     case type::array:
       if (const array* a = v.as_array()) {
         put_len(out, a->size(), 0x90, 15, 0, 0xdc, 0xdd);
-        for (const value& e : *a) put_value(out, e);
+        for (const value& e : *a) put_value<Exact>(out, e);
       }
       return;
     case type::int32_array:
-      if (const auto* a = v.as_numeric<std::int32_t>()) put_numbers(out, *a);
+      if (const auto* a = v.as_numeric<std::int32_t>()) {
+        if constexpr (Exact)
+          put_typed_array(out, *a);
+        else
+          put_numbers(out, *a);
+      }
       return;
     case type::int64_array:
-      if (const auto* a = v.as_numeric<std::int64_t>()) put_numbers(out, *a);
+      if (const auto* a = v.as_numeric<std::int64_t>()) {
+        if constexpr (Exact)
+          put_typed_array(out, *a);
+        else
+          put_numbers(out, *a);
+      }
       return;
     case type::float32_array:
-      if (const auto* a = v.as_numeric<float>()) put_numbers(out, *a);
+      if (const auto* a = v.as_numeric<float>()) {
+        if constexpr (Exact)
+          put_typed_array(out, *a);
+        else
+          put_numbers(out, *a);
+      }
       return;
     case type::float64_array:
-      if (const auto* a = v.as_numeric<double>()) put_numbers(out, *a);
+      if (const auto* a = v.as_numeric<double>()) {
+        if constexpr (Exact)
+          put_typed_array(out, *a);
+        else
+          put_numbers(out, *a);
+      }
       return;
     case type::tagged:
       if (const array* pairs = detail::any_key_pairs(v)) {
         put_len(out, pairs->size(), 0x80, 15, 0, 0xde, 0xdf);
         for (const value& p : *pairs) {
           if (const array* kv = p.as_array()) {
-            put_value(out, (*kv)[0]);
-            put_value(out, (*kv)[1]);
+            put_value<Exact>(out, (*kv)[0]);
+            put_value<Exact>(out, (*kv)[1]);
           }
         }
         return;
       }
-      // MessagePack has no tags: the tagged value stands for itself (docs/msg-format.md).
-      put_value(out, v.tagged_value());
+      if constexpr (Exact) {  // [keel ext (tagged, tag number), value]
+        out.put_byte(0x92);
+        std::uint8_t tag[8];
+        detail::store(tag, detail::bswap(v.tag()));
+        put_keel_ext(out, static_cast<std::uint8_t>(type::tagged), tag, 8);
+      }
+      // In the standard mode the tagged value stands for itself (MessagePack has no tags).
+      put_value<Exact>(out, v.tagged_value());
       return;
   }
 }
 
-}  // namespace
-
-void write_msgpack(const message& m, std::string& out) {
-  sink s(out);
+template <bool Exact>
+void put_message(sink& s, const message& m) {
   if (!detail::header_empty(m.header)) {
     s.put_byte(0x92);
     s.put_byte(0x86);
@@ -241,19 +325,32 @@ void write_msgpack(const message& m, std::string& out) {
       put_str(s, *fields[i]);
     }
   }
-  put_map(s, m.body());
+  put_map<Exact>(s, m.body());
+}
+
+}  // namespace
+
+void write_msgpack(const message& m, std::string& out, const write_options& options) {
+  sink s(out);
+  if (options.mode == fidelity::exact)
+    put_message<true>(s, m);
+  else
+    put_message<false>(s, m);
   s.finish();
 }
 
-std::string to_msgpack(const message& m) {
+std::string to_msgpack(const message& m, const write_options& options) {
   std::string out;
-  write_msgpack(m, out);
+  write_msgpack(m, out, options);
   return out;
 }
 
-void write_msgpack(const value& v, std::string& out) {
+void write_msgpack(const value& v, std::string& out, const write_options& options) {
   sink s(out);
-  put_value(s, v);
+  if (options.mode == fidelity::exact)
+    put_value<true>(s, v);
+  else
+    put_value<false>(s, v);
   s.finish();
 }
 

@@ -31,17 +31,21 @@ inline bool header_empty(const header& h) {
 // A MessagePack or CBOR map with a key that is not a string is held as
 // tagged(kAnyKeyMap, array of [key, value] arrays) and written back as a map. (259 is CBOR's tag
 // for "a map with keys of any type", whose content is always a map, so a tag 259 on an array of
-// pairs cannot come from anywhere else.)
+// pairs cannot come from anywhere else.) Only pairs with a key that is not a string are such a
+// map: with string keys only (or none) the map would read back as a keel map, so those are
+// written as the tagged value they are.
 inline constexpr std::uint64_t kAnyKeyMap = 259;
 inline const array* any_key_pairs(const value& v) {
   if (v.type() != type::tagged || v.tag() != kAnyKeyMap) return nullptr;
   const array* a = v.tagged_value().as_array();
   if (a == nullptr) return nullptr;
+  bool other_key = false;
   for (const value& p : *a) {
     const array* pair = p.as_array();
     if (pair == nullptr || pair->size() != 2) return nullptr;
+    other_key |= (*pair)[0].type() != type::string;
   }
-  return a;
+  return other_key ? a : nullptr;
 }
 
 // The message a document's top-level value stands for (see above); bad_value otherwise, with

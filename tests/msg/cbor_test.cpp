@@ -5,6 +5,7 @@
 
 #include <cbor.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -166,6 +167,154 @@ TEST(MsgCbor, KeelTypesKeptByTags) {
   EXPECT_EQ(write_hex(value(100000.0)), "fb40f86a0000000000");  // float64 not a half: double
 }
 
+constexpr write_options kExactWrite{.mode = fidelity::exact};
+constexpr read_options kExactRead{.mode = fidelity::exact};
+
+std::string write_exact_hex(const value& v) {
+  std::string out;
+  write_cbor(v, out, kExactWrite);
+  return hex(out);
+}
+
+result<value> read_exact_hex(std::string_view h) {
+  return value_from_cbor(test::as_bytes(unhex(h)), kExactRead);
+}
+
+// keel's tags (docs/msg-format.md): 0x4B4D5300 + type number for integer widths, + 22 for the
+// escape, 0x4B4D5400 + type code byte for extensions; tag heads da 4b4d53xx / da 4b4d54xx.
+TEST(MsgCbor, ExtensionsKeepTheirTypeCode) {
+  EXPECT_EQ(write_hex(value(extension{7, {1, 2}})), "da4b4d5407420102");
+  EXPECT_EQ(write_hex(value(extension{-1, {}})), "da4b4d54ff40");
+  EXPECT_EQ(*read_hex("da4b4d5407420102"), value(extension{7, {1, 2}}));
+  EXPECT_EQ(*read_hex("da4b4d54ff40"), value(extension{-1, {}}));
+  // A CBOR simple value stays one; extension -128 with a byte that is no simple value is tagged.
+  EXPECT_EQ(write_hex(value(extension{-128, {16}})), "f0");
+  EXPECT_EQ(write_hex(value(extension{-128, {21}})),
+            "da4b4d548041"
+            "15");
+  EXPECT_EQ(*read_hex("da4b4d54804115"), value(extension{-128, {21}}));
+  // The tag on anything but a byte string is a plain tagged value.
+  EXPECT_EQ(*read_hex("da4b4d540701"), value::tagged(0x4B4D5407, value(std::int64_t{1})));
+}
+
+TEST(MsgCbor, TagsThatWouldReadAsOtherTypesAreEscaped) {
+  // tag 1 on an integer is a timestamp: tagged(1, int64) goes in the escape tag, [1, value].
+  EXPECT_EQ(write_hex(value::tagged(1, value(std::int64_t{5}))), "da4b4d5316820105");
+  EXPECT_EQ(*read_hex("da4b4d5316820105"), value::tagged(1, value(std::int64_t{5})));
+  EXPECT_EQ(write_hex(value::tagged(1, value("x"))), "c16178");  // no meaning: as it is
+  EXPECT_EQ(write_hex(value::tagged(78, value::bytes(std::string_view("abcd")))),
+            "da4b4d5316"
+            "82184e4461626364");
+  EXPECT_EQ(write_hex(value::tagged(78, value::bytes(std::string_view("abc")))), "d84e43616263");
+  // 259 on pairs with string keys only would read back as a map.
+  EXPECT_EQ(write_hex(value::tagged(259, value(array{array{"k", 1}}))), "d901038182616b01");
+  EXPECT_EQ(*read_hex("d901038182616b01"),
+            value::tagged(259, value(array{array{"k", std::int64_t{1}}})));
+}
+
+TEST(MsgCbor, ExactModeKeepsIntegerWidths) {
+  EXPECT_EQ(write_exact_hex(value(std::int8_t{-1})), "da4b4d530220");
+  EXPECT_EQ(write_exact_hex(value(std::uint8_t{5})), "da4b4d530605");
+  EXPECT_EQ(write_exact_hex(value(std::uint16_t{500})), "da4b4d53071901f4");
+  EXPECT_EQ(write_exact_hex(value(std::int32_t{5})), "da4b4d530405");
+  EXPECT_EQ(write_exact_hex(value(std::uint64_t{5})), "da4b4d530905");
+  // int64 and uint64 above INT64_MAX are what the plain integers read as: no tag.
+  EXPECT_EQ(write_exact_hex(value(std::int64_t{-5})), "24");
+  EXPECT_EQ(write_exact_hex(value(std::numeric_limits<std::uint64_t>::max())),
+            "1bffffffffffffffff");
+  EXPECT_EQ(*read_exact_hex("da4b4d530220"), value(std::int8_t{-1}));
+  EXPECT_EQ(*read_exact_hex("da4b4d53071901f4"), value(std::uint16_t{500}));
+  // Out of the width's range: the tag stays a tag. The standard mode keeps every width tag.
+  EXPECT_EQ(*read_exact_hex("da4b4d53021901f4"),
+            value::tagged(0x4B4D5302, value(std::int64_t{500})));
+  EXPECT_EQ(*read_hex("da4b4d530220"), value::tagged(0x4B4D5302, value(std::int64_t{-1})));
+  // So the exact writer escapes such a tag, the standard writer does not need to.
+  const value t = value::tagged(0x4B4D5302, value(std::int64_t{-1}));
+  EXPECT_EQ(write_exact_hex(t),
+            "da4b4d531682"
+            "1a4b4d5302"
+            "20");
+  EXPECT_EQ(write_hex(t), "da4b4d530220");
+  EXPECT_EQ(*read_exact_hex(write_exact_hex(t)), t);
+}
+
+// Valid CBOR that libcbor 0.8 rejects as malformed somewhere in `v`: a simple value other than
+// false, true, null and undefined (extension -128 holding 0..19 or 32..255, RFC 8949 section
+// 3.3), or a tag number from 6 to 20 (one-byte heads c6..d4).
+bool libcbor_rejects(const value& v) {
+  if (v.type() == type::extension)
+    return v.extension_code() == -128 && v.as_text().size() == 1 &&
+           (static_cast<std::uint8_t>(v.as_text()[0]) < 20 ||
+            static_cast<std::uint8_t>(v.as_text()[0]) >= 32);
+  if (const map* m = v.as_map())
+    return std::any_of(m->begin(), m->end(),
+                       [](const map::entry& e) { return libcbor_rejects(e.value); });
+  if (const array* a = v.as_array()) return std::any_of(a->begin(), a->end(), libcbor_rejects);
+  if (v.type() == type::tagged)
+    return (v.tag() >= 6 && v.tag() <= 20) || libcbor_rejects(v.tagged_value());
+  return false;
+}
+
+// The example of docs/msg-format.md, byte for byte.
+TEST(MsgCbor, ExactModeDocExample) {
+  message m;
+  m.add("u", std::uint8_t{5});
+  m.add("e", extension{7, {1, 2}});
+  m.add("g", value::tagged(1, value(std::int64_t{5})));
+  const std::string want =
+      "a3"
+      "6175da4b4d530605"
+      "6165da4b4d5407420102"
+      "6167da4b4d5316820105";
+  EXPECT_EQ(hex(to_cbor(m, kExactWrite)), want);
+  EXPECT_EQ(*from_cbor(test::as_bytes(unhex(want)), kExactRead), m);
+}
+
+// The exact mode: every type (with the awkward values that stand for something else) comes back
+// equal and writes back to the same bytes; libcbor reads the documents.
+TEST(MsgCbor, ExactModeRoundTripsEveryType) {
+  test::random_options o;
+  o.awkward = true;
+  int libcbor_read = 0;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    test::generator g(seed, o);
+    const message m = g.make();
+    const std::string bytes = to_cbor(m, kExactWrite);
+    auto back = from_cbor(test::as_bytes(bytes), kExactRead);
+    ASSERT_TRUE(back.ok()) << seed << ": " << back.error().to_string();
+    ASSERT_EQ(*back, m) << seed;
+    EXPECT_EQ(to_cbor(*back, kExactWrite), bytes) << seed;
+    if (libcbor_rejects(value(m.body()))) continue;
+    cbor_load_result res;
+    cbor_item_t* item =
+        cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &res);
+    ASSERT_NE(item, nullptr) << seed << ": libcbor error " << res.error.code << " at "
+                             << res.error.position << " of " << hex(bytes);
+    EXPECT_EQ(res.read, bytes.size());
+    cbor_decref(&item);
+    ++libcbor_read;
+  }
+  EXPECT_GT(libcbor_read, 200);
+}
+
+// The standard mode: whatever it reads writes back to what reads back the same (values keel gives
+// a meaning to are escaped), also with the awkward values.
+TEST(MsgCbor, StandardModeRereadsWhatItReads) {
+  test::random_options o;
+  o.awkward = true;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    test::generator g(seed, o);
+    const std::string bytes = to_cbor(g.make());
+    auto first = from_cbor(test::as_bytes(bytes));
+    ASSERT_TRUE(first.ok()) << seed << ": " << first.error().to_string();
+    const std::string again = to_cbor(*first);
+    auto second = from_cbor(test::as_bytes(again));
+    ASSERT_TRUE(second.ok()) << seed;
+    EXPECT_EQ(*second, *first) << seed;
+    EXPECT_EQ(to_cbor(*second), again) << seed;
+  }
+}
+
 TEST(MsgCbor, Errors) {
   const std::pair<const char*, error_code> cases[] = {
       {"", error_code::truncated},
@@ -246,24 +395,30 @@ TEST(MsgCbor, LibcborReadsKeel) {
   cbor_decref(&item);
 }
 
-TEST(MsgCbor, KeelReadsLibcbor) {
-  cbor_item_t* root = cbor_new_definite_map(6);
-  auto add = [&](const char* k, cbor_item_t* v) {
-    ASSERT_TRUE(cbor_map_add(root, cbor_pair{cbor_move(cbor_build_string(k)), cbor_move(v)}));
-  };
-  add("u8", cbor_build_uint8(200));
-  add("neg", cbor_build_negint32(99999));
-  add("half", cbor_build_float2(1.5f));
-  add("f32", cbor_build_float4(0.1f));
-  add("bytes", cbor_build_bytestring(reinterpret_cast<const unsigned char*>("\x00\x01\x02"), 3));
-  add("tag", cbor_build_tag(1, cbor_move(cbor_build_uint32(1700000000))));
+// A map of (key, item) built and serialized by libcbor (which takes the items).
+std::string libcbor_map(std::initializer_list<std::pair<const char*, cbor_item_t*>> entries) {
+  cbor_item_t* root = cbor_new_definite_map(entries.size());
+  for (const auto& [k, v] : entries)
+    EXPECT_TRUE(cbor_map_add(root, cbor_pair{cbor_move(cbor_build_string(k)), cbor_move(v)}));
   unsigned char* buf = nullptr;
   std::size_t cap = 0;
   const std::size_t len = cbor_serialize_alloc(root, &buf, &cap);
-  ASSERT_GT(len, 0u);
-  const std::string bytes(reinterpret_cast<const char*>(buf), len);
+  std::string bytes(reinterpret_cast<const char*>(buf), len);
   free(buf);  // NOLINT: libcbor allocates with malloc
   cbor_decref(&root);
+  return bytes;
+}
+
+TEST(MsgCbor, KeelReadsLibcbor) {
+  const std::string bytes = libcbor_map({
+      {"u8", cbor_build_uint8(200)},
+      {"neg", cbor_build_negint32(99999)},
+      {"half", cbor_build_float2(1.5f)},
+      {"f32", cbor_build_float4(0.1f)},
+      {"bytes", cbor_build_bytestring(reinterpret_cast<const unsigned char*>("\x00\x01\x02"), 3)},
+      {"tag", cbor_build_tag(1, cbor_move(cbor_build_uint32(1700000000)))},
+  });
+  ASSERT_FALSE(bytes.empty());
   auto m = from_cbor(test::as_bytes(bytes));
   ASSERT_TRUE(m.ok()) << m.error().to_string();
   EXPECT_EQ(*m->get<int>("u8"), 200);
@@ -274,6 +429,49 @@ TEST(MsgCbor, KeelReadsLibcbor) {
   EXPECT_EQ(*m->get<timestamp>("tag"), (timestamp{1700000000, 0}));
   // libcbor writes the preferred forms too, so keel gives back the same bytes.
   EXPECT_EQ(hex(to_cbor(*m)), hex(bytes));
+}
+
+TEST(MsgCbor, LibcborReadsTheExactMode) {
+  message m;
+  m.add("u8", std::uint8_t{200});
+  m.add("i64", std::int64_t{-10});
+  m.add("e", extension{9, {1, 2, 3}});
+  const std::string bytes = to_cbor(m, kExactWrite);
+  cbor_load_result res;
+  cbor_item_t* item =
+      cbor_load(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), &res);
+  ASSERT_NE(item, nullptr);
+  ASSERT_EQ(cbor_map_size(item), 3u);
+  cbor_pair* pairs = cbor_map_handle(item);
+  ASSERT_TRUE(cbor_isa_tag(pairs[0].value));  // keel's uint8 tag on the integer
+  EXPECT_EQ(cbor_tag_value(pairs[0].value), 0x4B4D5306u);
+  cbor_item_t* u8 = cbor_tag_item(pairs[0].value);
+  EXPECT_EQ(cbor_get_int(u8), 200u);
+  cbor_decref(&u8);
+  EXPECT_TRUE(cbor_isa_negint(pairs[1].value));  // int64: a plain integer
+  ASSERT_TRUE(cbor_isa_tag(pairs[2].value));     // extension 9: keel's tag, a byte string
+  EXPECT_EQ(cbor_tag_value(pairs[2].value), 0x4B4D5409u);
+  cbor_item_t* b = cbor_tag_item(pairs[2].value);
+  EXPECT_EQ(cbor_bytestring_length(b), 3u);
+  cbor_decref(&b);
+  cbor_decref(&item);
+  EXPECT_EQ(*from_cbor(test::as_bytes(bytes), kExactRead), m);
+}
+
+TEST(MsgCbor, ExactModeReadsLibcbor) {
+  const std::string bytes = libcbor_map({
+      {"u8", cbor_build_uint8(200)},
+      {"w", cbor_build_tag(0x4B4D5303, cbor_move(cbor_build_negint16(299)))},  // int16 -300
+      {"a",
+       cbor_build_tag(85, cbor_move(cbor_build_bytestring(
+                              reinterpret_cast<const unsigned char*>("\x00\x00\x80\x3f"), 4)))},
+  });
+  ASSERT_FALSE(bytes.empty());
+  auto m = from_cbor(test::as_bytes(bytes), kExactRead);
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(*m->find("u8"), value(std::int64_t{200}));  // a plain integer: int64
+  EXPECT_EQ(*m->find("w"), value(std::int16_t{-300}));
+  EXPECT_EQ(*m->find("a"), value(std::vector<float>{1.0f}));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The keel msg CLI (and its alias keel container) on files: convert through every form and back,
+# the exact modes of MessagePack and CBOR,
 # detection, show, exit statuses and the error format.
 # cmake -DKEEL=<keel> -DWORK=<dir> -P cli_test.cmake
 file(MAKE_DIRECTORY ${WORK})
@@ -28,6 +29,19 @@ foreach(form IN ITEMS binary json-typed xml msgpack cbor)
   expect_run(0 container convert ${WORK}/out.${form} --from ${form} --to json)
   if(NOT out STREQUAL want)
     message(FATAL_ERROR "${form} (--from): '${out}'")
+  endif()
+endforeach()
+
+# The exact modes keep every type: a typed JSON message through msgpack-exact and cbor-exact comes
+# back as the same typed JSON.
+file(WRITE ${WORK}/widths.json "{\"keel.msg\": 1, \"body\": [[\"u\", \"uint16\", 7], [\"v\", \"float32_array\", [1.5]]]}")
+expect_run(0 msg convert ${WORK}/widths.json --to json-typed)
+set(want_typed "${out}")
+foreach(form IN ITEMS msgpack-exact cbor-exact)
+  expect_run(0 msg convert ${WORK}/widths.json --to ${form} -o ${WORK}/out.${form})
+  expect_run(0 msg convert ${WORK}/out.${form} --from ${form} --to json-typed)
+  if(NOT out STREQUAL want_typed)
+    message(FATAL_ERROR "${form}: '${out}' differs from '${want_typed}'")
   endif()
 endforeach()
 

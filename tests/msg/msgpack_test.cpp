@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <msgpack.hpp>
@@ -155,6 +156,113 @@ TEST(MsgPack, RoundTripRandomMessages) {
   }
 }
 
+constexpr write_options kExactWrite{.mode = fidelity::exact};
+constexpr read_options kExactRead{.mode = fidelity::exact};
+
+std::string mp_exact(const value& v) {
+  std::string out;
+  write_msgpack(v, out, kExactWrite);
+  return hex(out);
+}
+
+TEST(MsgPack, ExactModeEncodings) {
+  EXPECT_EQ(mp_exact(value(std::int8_t{-1})), "d0ff");
+  EXPECT_EQ(mp_exact(value(std::int16_t{5})), "d10005");
+  EXPECT_EQ(mp_exact(value(std::int32_t{5})), "d200000005");
+  EXPECT_EQ(mp_exact(value(std::int64_t{5})), "05");  // an int64 that fits a fixint
+  EXPECT_EQ(mp_exact(value(std::int64_t{-32})), "e0");
+  EXPECT_EQ(mp_exact(value(std::int64_t{200})), "d300000000000000c8");
+  EXPECT_EQ(mp_exact(value(std::uint8_t{5})), "cc05");
+  EXPECT_EQ(mp_exact(value(std::uint16_t{5})), "cd0005");
+  EXPECT_EQ(mp_exact(value(std::uint32_t{5})), "ce00000005");
+  EXPECT_EQ(mp_exact(value(std::uint64_t{5})), "cf0000000000000005");
+  // Typed arrays: keel ext (type 75 = 0x4b), kind, little-endian elements.
+  EXPECT_EQ(mp_exact(value(std::vector<float>{1.0f})), "c7054b140000803f");
+  EXPECT_EQ(mp_exact(value(std::vector<std::int32_t>{1, -1})), "c7094b1201000000ffffffff");
+  EXPECT_EQ(mp_exact(value(std::vector<std::int64_t>{})), "d44b13");
+  EXPECT_EQ(mp_exact(value(std::vector<double>{1.0})), "c7094b15000000000000f03f");
+  // A tag: [keel ext (tagged, tag number big-endian), value].
+  EXPECT_EQ(mp_exact(value::tagged(32, value("x"))), "92c7094b160000000000000020a178");
+  // Extensions that would read as something else go in a keel ext; others stay as they are.
+  EXPECT_EQ(mp_exact(value(extension{75, {1}})), "c7034b0f4b01");
+  EXPECT_EQ(mp_exact(value(extension{-1, {0, 0, 0, 1}})), "c7064b0fff00000001");
+  EXPECT_EQ(mp_exact(value(extension{-1, {1}})), "d4ff01");
+  EXPECT_EQ(mp_exact(value(extension{5, {1}})), "d40501");
+  // Unchanged from the standard mode: floats, strings, timestamps, maps with a non-string key.
+  EXPECT_EQ(mp_exact(value(1.5f)), "ca3fc00000");
+  EXPECT_EQ(mp_exact(value(timestamp{1, 0})), "d6ff00000001");
+  EXPECT_EQ(mp_exact(value::tagged(259, value(array{array{std::int64_t{1}, "a"}}))), "8101a161");
+  // ... but pairs whose keys are all strings would read back as a map: they stay tagged.
+  EXPECT_EQ(mp_exact(value::tagged(259, value(array{array{"k", "a"}}))),
+            "92c7094b16000000000000010391"
+            "92a16ba161");
+}
+
+result<value> read_exact_hex(std::string_view h) {
+  return value_from_msgpack(test::as_bytes(unhex(h)), kExactRead);
+}
+
+// The example of docs/msg-format.md, byte for byte.
+TEST(MsgPack, ExactModeDocExample) {
+  message m;
+  m.add("v", std::vector<float>{1.0f});
+  m.add("g", value::tagged(32, value("x")));
+  m.add("n", std::uint16_t{5});
+  const std::string want =
+      "83"
+      "a176c7054b140000803f"
+      "a16792c7094b160000000000000020a178"
+      "a16ecd0005";
+  EXPECT_EQ(hex(to_msgpack(m, kExactWrite)), want);
+  EXPECT_EQ(*from_msgpack(test::as_bytes(unhex(want)), kExactRead), m);
+}
+
+TEST(MsgPack, ExactModeReads) {
+  EXPECT_EQ(*read_exact_hex("d0ff"), value(std::int8_t{-1}));
+  EXPECT_EQ(*read_exact_hex("cd0005"), value(std::uint16_t{5}));
+  EXPECT_EQ(*read_exact_hex("05"), value(std::int64_t{5}));  // fixints are int64
+  EXPECT_EQ(*read_exact_hex("c7094b1201000000ffffffff"), value(std::vector<std::int32_t>{1, -1}));
+  EXPECT_EQ(*read_exact_hex("92c7094b160000000000000020a178"), value::tagged(32, value("x")));
+  EXPECT_EQ(*read_exact_hex("c7034b0f4b01"), value(extension{75, {1}}));
+  // The standard mode reads the same bytes as plain MessagePack.
+  EXPECT_EQ(*read_hex("cd0005"), value(std::int64_t{5}));
+  EXPECT_EQ(*read_hex("c7034b0f4b01"), value(extension{75, {0x0f, 0x4b, 0x01}}));
+  EXPECT_EQ(*read_hex("92c7094b160000000000000020a178"),
+            value(array{extension{75, {0x16, 0, 0, 0, 0, 0, 0, 0, 0x20}}, "x"}));
+  const std::pair<const char*, std::size_t> bad[] = {
+      {"d44b00", 0},                            // a keel ext of an unknown kind
+      {"c7004b", 0},                            // without a kind
+      {"c7034b1201ff00", 0},                    // int32 elements of 2 bytes
+      {"d44b0f", 0},                            // an extension without its code
+      {"c7094b160000000000000020", 0},          // a tag number alone
+      {"93c7094b160000000000000020a178c0", 1},  // ... or in an array of three
+  };
+  for (const auto& [h, offset] : bad) {
+    auto r = read_exact_hex(h);
+    EXPECT_EQ(r.code(), error_code::bad_value) << h;
+    EXPECT_EQ(r.error().offset, offset) << h;
+  }
+}
+
+// The exact mode: every type (with the awkward values that stand for something else) comes
+// back equal, and writes back to the same bytes.
+TEST(MsgPack, ExactModeRoundTripsEveryType) {
+  test::random_options o;
+  o.awkward = true;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    test::generator g(seed, o);
+    const message m = g.make();
+    const std::string bytes = to_msgpack(m, kExactWrite);
+    auto back = from_msgpack(test::as_bytes(bytes), kExactRead);
+    ASSERT_TRUE(back.ok()) << seed << ": " << back.error().to_string();
+    ASSERT_EQ(*back, m) << seed;
+    EXPECT_EQ(to_msgpack(*back, kExactWrite), bytes) << seed;
+    // Any MessagePack reader reads it: msgpack-cxx takes the whole document.
+    msgpack::object_handle oh = msgpack::unpack(bytes.data(), bytes.size());
+    EXPECT_TRUE(oh.get().type == msgpack::type::MAP || oh.get().type == msgpack::type::ARRAY);
+  }
+}
+
 // Reading MessagePack or CBOR into a message that holds another one (of other shapes: headers or
 // none, more or fewer entries, maps with non-string keys) gives exactly the fresh read; a failed
 // read leaves the message empty.
@@ -269,6 +377,61 @@ TEST(MsgPack, KeelReadsMsgpackCxx) {
   EXPECT_EQ(m->get<extension_view>("ext")->code, 7);
   // And keel writes it back byte for byte (msgpack-cxx also writes the smallest encodings).
   EXPECT_EQ(to_msgpack(*m), std::string(buf.data(), buf.size()));
+}
+
+TEST(MsgPack, MsgpackCxxReadsTheExactMode) {
+  message m = interop_sample();
+  m.add("u16", std::uint16_t{300});
+  m.add("i8", std::int8_t{-5});
+  m.add("v", std::vector<double>{1.5, -2.0});
+  m.add("g", value::tagged(32, value("http://x")));
+  const std::string bytes = to_msgpack(m, kExactWrite);
+  msgpack::object_handle oh = msgpack::unpack(bytes.data(), bytes.size());
+  const msgpack::object& o = oh.get();
+  ASSERT_EQ(o.type, msgpack::type::MAP);
+  ASSERT_EQ(o.via.map.size, 15u);
+  const msgpack::object_kv* kv = o.via.map.ptr;
+  EXPECT_EQ(kv[0].val.as<std::int64_t>(), -123456789);
+  EXPECT_EQ(kv[1].val.as<std::uint64_t>(), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(kv[2].val.as<int>(), 7);
+  EXPECT_EQ(kv[11].val.as<int>(), 300);
+  EXPECT_EQ(kv[12].val.as<int>(), -5);
+  EXPECT_EQ(kv[13].val.type, msgpack::type::EXT);  // the typed array: keel ext 75
+  EXPECT_EQ(kv[13].val.via.ext.type(), 75);
+  EXPECT_EQ(kv[13].val.via.ext.size, 17u);
+  double second = 0;
+  std::memcpy(&second, kv[13].val.via.ext.data() + 9, 8);
+  EXPECT_EQ(second, -2.0);
+  ASSERT_EQ(kv[14].val.type, msgpack::type::ARRAY);  // [keel ext, "http://x"]
+  EXPECT_EQ(kv[14].val.via.array.ptr[1].as<std::string>(), "http://x");
+  const auto ts = kv[10].val.as<timespec>();
+  EXPECT_EQ(ts.tv_nsec, 123456789);
+  // And it reads back equal in the exact mode.
+  EXPECT_EQ(*from_msgpack(test::as_bytes(bytes), kExactRead), m);
+}
+
+TEST(MsgPack, ExactModeReadsMsgpackCxx) {
+  msgpack::sbuffer buf;
+  msgpack::packer<msgpack::sbuffer> pk(&buf);
+  pk.pack_map(4);
+  pk.pack(std::string("small"));
+  pk.pack(7);
+  pk.pack(std::string("u8"));
+  pk.pack(200);
+  pk.pack(std::string("neg"));
+  pk.pack(-1000);
+  pk.pack(std::string("f"));
+  pk.pack(0.5);
+  auto m = from_msgpack(bytes_view(reinterpret_cast<const std::uint8_t*>(buf.data()), buf.size()),
+                        kExactRead);
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  // Values as in the standard mode; the width is the one msgpack-cxx chose.
+  EXPECT_EQ(*m->find("small"), value(std::int64_t{7}));
+  EXPECT_EQ(*m->find("u8"), value(std::uint8_t{200}));
+  EXPECT_EQ(*m->find("neg"), value(std::int16_t{-1000}));
+  EXPECT_EQ(*m->get<double>("f"), 0.5);
+  // Written back in the exact mode: the same bytes.
+  EXPECT_EQ(hex(to_msgpack(*m, kExactWrite)), hex(std::string(buf.data(), buf.size())));
 }
 
 }  // namespace

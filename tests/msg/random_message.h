@@ -20,6 +20,11 @@ struct random_options {
   bool all_types = true;  // false: only the types plain JSON keeps (null, bool, int64,
                           // uint64 > INT64_MAX, float64, string, map, array)
   bool duplicate_names = true;
+  // Also the values that stand for something else in a form unless it escapes them: extensions
+  // of every type code (-1 with 4, 8 or 12 bytes is a MessagePack timestamp, 75 keel's ext,
+  // -128 with one byte a CBOR simple value) and tags keel reads as its types (1, 1001, RFC 8746
+  // typed arrays, 259 pairs, keel's CBOR tags) on contents that do and do not fit them.
+  bool awkward = false;
 };
 
 class generator {
@@ -140,7 +145,13 @@ class generator {
       case type::extension: {
         extension e;
         e.code = static_cast<std::int8_t>(pick(0, 127));
-        const int n = pick(0, 3) == 0 ? pick(0, 300) : pick(0, 17);
+        int n = pick(0, 3) == 0 ? pick(0, 300) : pick(0, 17);
+        if (o_.awkward) {
+          static constexpr int kCodes[] = {-1, 75, -128, 0, 127, -2};
+          e.code = static_cast<std::int8_t>(pick(0, 1) == 0 ? kCodes[pick(0, 5)] : pick(-128, 127));
+          if (pick(0, 1) == 0) n = pick(0, 3) * 4;
+          if (e.code == -128 && pick(0, 1) == 0) n = 1;
+        }
         for (int i = 0; i < n; ++i) e.data.push_back(static_cast<std::uint8_t>(bits()));
         return value(std::move(e));
       }
@@ -164,6 +175,7 @@ class generator {
       case type::float64_array:
         return value(numbers<double>());
       case type::tagged: {
+        if (o_.awkward && pick(0, 1) == 0) return awkward_tagged(depth);
         // Tag numbers that keel maps to no other type (not 1-3, 78-86, 259, 1001).
         std::uint64_t tag = bits() >> pick(0, 63);
         if (tag < 1100) tag += 1100;
@@ -189,6 +201,50 @@ class generator {
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
 
  private:
+  // A tag keel gives a meaning to, on a content that fits that meaning or not.
+  value awkward_tagged(int depth) {
+    constexpr std::uint64_t kKeel = 0x4B4D5300;  // docs/msg-format.md, CBOR
+    switch (pick(0, 9)) {
+      case 0:  // timestamp tags
+        return value::tagged(
+            1, pick(0, 1) ? value(static_cast<std::int64_t>(bits())) : make_value(depth + 1));
+      case 1: {
+        array pairs{value(array{std::int64_t{1}, std::int64_t{5}}),
+                    value(array{std::int64_t{-9}, std::int64_t{pick(0, 1) ? 7 : -7}})};
+        return value::tagged(1001, value::tagged(259, value(std::move(pairs))));
+      }
+      case 2: {  // RFC 8746 typed arrays
+        static constexpr std::uint64_t kTags[] = {78, 79, 85, 86};
+        std::string b(static_cast<std::size_t>(pick(0, 3) * 4 + pick(0, 1)), 'x');
+        return value::tagged(kTags[pick(0, 3)], value::bytes(b));
+      }
+      case 3: {  // 259 on pairs with and without a key that is not a string
+        array pairs;
+        const int n = pick(0, 3);
+        for (int i = 0; i < n; ++i)
+          pairs.emplace_back(
+              array{pick(0, 1) ? value(text()) : value(std::int64_t{i}), make_value(depth + 1)});
+        return value::tagged(259, value(std::move(pairs)));
+      }
+      case 4:  // keel's integer width tags
+        return value::tagged(kKeel + static_cast<std::uint64_t>(pick(2, 9)),
+                             pick(0, 1) ? value(static_cast<std::int64_t>(bits() >> pick(0, 63)))
+                                        : make_value(depth + 1));
+      case 5:  // keel's escape tag
+        return value::tagged(
+            kKeel + 22, pick(0, 1) ? value(array{std::int64_t{pick(0, 100)}, make_value(depth + 1)})
+                                   : make_value(depth + 1));
+      case 6:  // keel's extension tags
+        return value::tagged(kKeel + 0x100 + static_cast<std::uint64_t>(pick(0, 255)),
+                             pick(0, 1) ? value::bytes(text()) : make_value(depth + 1));
+      case 7:  // a negative bignum
+        return value::tagged(3, value::bytes(std::string(static_cast<std::size_t>(pick(7, 9)),
+                                                         static_cast<char>(pick(0, 255)))));
+      default:
+        return value::tagged(static_cast<std::uint64_t>(pick(0, 300)), make_value(depth + 1));
+    }
+  }
+
   template <class T>
   std::vector<T> numbers() {
     std::vector<T> v(static_cast<std::size_t>(pick(0, 20)));

@@ -78,8 +78,6 @@ inline value canonical(const value& v, form_kind f) {
       return f == form_kind::cbor ? v : numbers_as_array(*v.as_numeric<float>());
     case type::float64_array:
       return f == form_kind::cbor ? v : numbers_as_array(*v.as_numeric<double>());
-    case type::extension:
-      return f == form_kind::cbor ? value::bytes(v.as_bytes()) : v;
     case type::tagged:
       if (f == form_kind::msgpack) return canonical(v.tagged_value(), f);
       return value::tagged(v.tag(), canonical(v.tagged_value(), f));

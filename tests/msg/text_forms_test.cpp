@@ -16,8 +16,11 @@
 namespace keel::msg {
 namespace {
 
-constexpr form kAllForms[] = {form::binary, form::json,    form::json_typed,
-                              form::xml,    form::msgpack, form::cbor};
+constexpr form kAllForms[] = {form::binary,  form::json, form::json_typed,    form::xml,
+                              form::msgpack, form::cbor, form::msgpack_exact, form::cbor_exact};
+// The form of every kind that keeps every keel value.
+constexpr form kExactForms[] = {form::binary, form::json_typed, form::xml, form::msgpack_exact,
+                                form::cbor_exact};
 
 TEST(MsgJson, TypedKeepsEveryType) {
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
@@ -214,7 +217,11 @@ TEST(MsgForms, DetectAndConvertBetweenAnyTwo) {
     const std::string bytes = to_form(m, from);
     auto f = detect(test::as_bytes(bytes));
     ASSERT_TRUE(f.ok()) << form_name(from);
-    EXPECT_EQ(*f, from) << form_name(from);
+    // The exact modes are detected as their standard forms.
+    const form seen = from == form::msgpack_exact ? form::msgpack
+                      : from == form::cbor_exact  ? form::cbor
+                                                  : from;
+    EXPECT_EQ(*f, seen) << form_name(from);
     for (form to : kAllForms) {
       auto out = convert(test::as_bytes(bytes), to);
       ASSERT_TRUE(out.ok()) << form_name(from) << " -> " << form_name(to) << ": "
@@ -234,7 +241,35 @@ TEST(MsgForms, DetectAndConvertBetweenAnyTwo) {
   form f{};
   EXPECT_TRUE(form_from_name("json-typed", f));
   EXPECT_EQ(f, form::json_typed);
+  EXPECT_TRUE(form_from_name("msgpack-exact", f));
+  EXPECT_EQ(f, form::msgpack_exact);
+  EXPECT_STREQ(form_name(form::cbor_exact), "cbor-exact");
   EXPECT_FALSE(form_from_name("yaml", f));
+}
+
+// message -> form -> message is exact in one form of each kind (binary, JSON typed, XML,
+// MessagePack and CBOR in the exact mode), for random messages of every type, including the
+// values that stand for something else in some form; and a conversion between any two of them
+// keeps the message.
+TEST(MsgForms, EveryKindHasAnExactForm) {
+  test::random_options o;
+  o.awkward = true;
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    test::generator g(seed, o);
+    const message m = g.make();
+    for (form f : kExactForms) {
+      const std::string bytes = to_form(m, f);
+      auto back = read(test::as_bytes(bytes), f);
+      ASSERT_TRUE(back.ok()) << seed << " " << form_name(f) << ": " << back.error().to_string();
+      ASSERT_EQ(*back, m) << seed << " " << form_name(f);
+      EXPECT_EQ(to_form(*back, f), bytes) << seed << " " << form_name(f);
+      for (form to : kExactForms) {
+        auto out = convert(test::as_bytes(bytes), f, to);
+        ASSERT_TRUE(out.ok()) << form_name(f) << " -> " << form_name(to);
+        EXPECT_EQ(*read(test::as_bytes(*out), to), m) << form_name(f) << " -> " << form_name(to);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // keel msg convert IN [--from F] --to F [-o OUT] | show FILE [--from F]   (also `keel container`)
 //
-// F is one of binary, json, json-typed, xml, msgpack, cbor; without --from the form is detected.
+// F is one of binary, json, json-typed, xml, msgpack, cbor, msgpack-exact, cbor-exact; without
+// --from the form is detected.
 // '-' reads stdin / writes stdout. Exit status: 0 done; 1 the input is not a valid message in its
 // form (reported as "file: line:column: message" or "file: offset N: message"); 2 usage or I/O.
 #include <cerrno>
@@ -61,7 +62,8 @@ bool write_all(const std::string& name, std::string_view data) {
 bool parse_form(const std::string& name, msg::form& f) {
   if (msg::form_from_name(name, f)) return true;
   std::fprintf(stderr,
-               "keel msg: unknown form '%s' (binary, json, json-typed, xml, msgpack, cbor)\n",
+               "keel msg: unknown form '%s' (binary, json, json-typed, xml, msgpack, cbor, "
+               "msgpack-exact, cbor-exact)\n",
                name.c_str());
   return false;
 }
@@ -253,7 +255,8 @@ void add_msg_command(CLI::App& app) {
   msg->alias("container");
   msg->require_subcommand(1);
   auto opts = std::make_shared<msg_options>();
-  const std::string forms = "binary, json, json-typed, xml, msgpack or cbor";
+  const std::string forms =
+      "binary, json, json-typed, xml, msgpack, cbor, msgpack-exact or cbor-exact";
 
   CLI::App* c = msg->add_subcommand("convert", "Read IN in one form and write it in another");
   c->add_option("IN", opts->in, "input file ('-': stdin)")->required();

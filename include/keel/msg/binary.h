@@ -15,10 +15,24 @@
 
 namespace keel::msg {
 
+// The two modes of the MessagePack and CBOR forms (docs/msg-format.md). `standard`: plain
+// MessagePack / CBOR; integers are written in their smallest encoding and read as int64 (uint64
+// above INT64_MAX), and MessagePack has no typed arrays or tags. `exact`: keel's types are also
+// written where those standards have no type for them (integer widths; in MessagePack typed
+// arrays, tags and the extensions that would read as something else), in encodings every reader
+// of the standard still reads, and read back: a message comes back equal.
+enum class fidelity : std::uint8_t { standard, exact };
+
 // Limits every reader applies (binary, MessagePack, CBOR, JSON, XML).
 struct read_options {
   std::uint32_t max_depth = 128;                // deepest nesting of maps, arrays and tags
   std::size_t max_size = std::size_t{1} << 32;  // largest input accepted, in bytes
+  fidelity mode = fidelity::standard;           // MessagePack and CBOR only
+};
+
+// How the MessagePack and CBOR writers write.
+struct write_options {
+  fidelity mode = fidelity::standard;
 };
 
 inline constexpr std::uint8_t kBinaryVersion = 1;

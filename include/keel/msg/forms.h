@@ -12,9 +12,19 @@
 
 namespace keel::msg {
 
-enum class form : std::uint8_t { binary, json, json_typed, xml, msgpack, cbor };
+// msgpack_exact and cbor_exact: those forms in the exact mode (fidelity::exact).
+enum class form : std::uint8_t {
+  binary,
+  json,
+  json_typed,
+  xml,
+  msgpack,
+  cbor,
+  msgpack_exact,
+  cbor_exact
+};
 
-// "binary", "json", "json-typed", "xml", "msgpack", "cbor".
+// "binary", "json", "json-typed", "xml", "msgpack", "cbor", "msgpack-exact", "cbor-exact".
 const char* form_name(form f) noexcept;
 bool form_from_name(std::string_view name, form& out) noexcept;
 
@@ -22,6 +32,8 @@ bool form_from_name(std::string_view name, form& out) noexcept;
 // when it has the typed form's "keel.msg" member; '<' XML; a MessagePack map or [header, body]
 // array; a CBOR map or [header, body] array. The one ambiguous first byte (0x82: a CBOR array of
 // two or a MessagePack map of two entries) is settled by reading. unknown_form if none fits.
+// The exact modes look the same as the standard ones: detect() says msgpack or cbor, and only
+// reading with msgpack_exact / cbor_exact gives every keel type back.
 result<form> detect(bytes_view in);
 
 void write(const message& m, form f, std::string& out);
