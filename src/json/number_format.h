@@ -4,8 +4,9 @@
 // NEON register filled from two SWAR halves on AArch64),
 // scaled first so that the first significant digit is the register's first byte: the digits are
 // then written with whole-register stores at their final place, never copied through memory.
-// Doubles are the shortest text that reads back to the same double (Dragonbox), always with a
-// '.' or an exponent so that a double stays a double when parsed again.
+// Doubles are the shortest text that reads back to the same double (a branch-free Schubfach-style
+// test on one 128-bit product, Dragonbox where it cannot decide), always with a '.' or an exponent
+// so that a double stays a double when parsed again.
 #pragma once
 
 #if defined(__x86_64__)
@@ -34,6 +35,7 @@
 #endif
 
 #include "json/pow10.h"
+#include "keel/detail/attributes.h"
 
 namespace keel::json::detail {
 // Internal linkage: the writer's kernels include this file in translation units compiled with
@@ -86,7 +88,8 @@ inline void store16(char* out, __m128i v) noexcept {
 }
 
 // digits (16 ASCII digits) with a '.' inserted before digit `point` (0 <= point <= 15): the 17
-// bytes are written at out (two overlapping stores, no loads of written bytes).
+// bytes are written at out (two overlapping stores, no loads of written bytes). At point 16 the
+// 16 digits are followed by digit 15 again, for the caller to overwrite.
 inline void store_with_point(char* out, __m128i digits, int point) noexcept {
   // Sliding windows: kLow + 16 - point is `point` bytes of 0xff then zeros; kDot + 16 - point is
   // zeros with '.' at byte `point`.
@@ -253,78 +256,153 @@ inline char* write_i64(std::int64_t v, char* out) noexcept {
   return write_u64(u, out);
 }
 
+// The shortest decimal of a double: (10 * (top + carry) + last) * 10^exp10, top < 10^16, carry
+// 0 or 1, last 0 to 9 (trailing zeros left in: the writer drops them from its digit register).
+// The carry is apart so that the writer can scale top while it is being decided.
+struct decimal {
+  std::uint64_t top;
+  std::uint64_t carry;
+  std::uint64_t last;
+  int exp10;
+};
+
+// The shortest decimal of a finite double whose exponent field and fraction field are not 0 (so
+// the doubles next to it are equally far away), without a branch on the digits; false when it
+// cannot decide (the shortest candidate lies within a rounding error of an edge of the interval
+// that reads back to the double, or the double within one of halfway between two candidates:
+// almost never), and the caller asks Dragonbox.
+//
+// v = c * 2^q is scaled by 10^-k, k = floor(q log10 2), so that x = v * 10^-k lies in
+// [2^52, 10 * 2^53): 16 or 17 digits before the point, and the doubles next to v are
+// 2^q * 10^-k (between 1 and 10) away. Every decimal closer to x than half that reads back to v.
+// At most one multiple of 10 fits in that interval, and when one does it is the shortest;
+// otherwise the shortest have x's digit count and the nearest to x is x rounded. 10^-k comes from
+// Dragonbox's table of 128-bit powers of ten (rounded up), so x is known to within 2^-63 and half
+// the spacing to within 2^-60: a comparison closer than 4 * 2^-60 is not trusted.
+inline bool shortest_decimal(std::uint64_t bits, decimal& out) noexcept {
+  __extension__ using u128 = unsigned __int128;
+  namespace db = jkj::dragonbox;
+  const std::uint64_t c = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  const int q = static_cast<int>((bits >> 52) & 0x7ff) - 1075;
+  const int k = db::detail::log::floor_log10_pow2(q);
+  // 10^-k = T * 2^(g - 127), g = floor(-k log2 10); h = q + g is 0 to 3.
+  const int h = q + db::detail::log::floor_log2_pow10(-k);
+  const auto t = db::policy::cache::full.get_cache<db::ieee754_binary64>(-k);
+  // x * 2^64 = c * 2^(h+1) * T / 2^64: the integer part in the high word, the fraction in the low.
+  const std::uint64_t u = c << (h + 1);
+  const u128 x = static_cast<u128>(u) * t.high() +
+                 static_cast<std::uint64_t>((static_cast<u128>(u) * t.low()) >> 64);
+  const auto s = static_cast<std::uint64_t>(x >> 64);
+  const auto frac = static_cast<std::uint64_t>(x);
+  const std::uint64_t top = s / 10;
+  const std::uint64_t mod = s - top * 10;
+  // In units of 2^-60 (values up to 16 fit): x - 10 * top, and half the spacing of doubles at x.
+  const std::uint64_t r = (mod << 60) | (frac >> 4);
+  const std::uint64_t half = t.high() >> (4 - h);
+  constexpr std::uint64_t kTen = std::uint64_t{10} << 60;
+  constexpr std::uint64_t kHalf = std::uint64_t{1} << 63;
+  // |a - b| <= 4, without a branch: a - b + 4 <= 8 in wrapping arithmetic.
+  auto near = [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<unsigned>(a - b + 4 <= 8);
+  };
+  if (near(r, half) | near(kTen - r, half) | near(frac, kHalf)) [[unlikely]]
+    return false;
+  // 10 * top, 10 * (top + 1), or x rounded (its last digit `rounded`, 10 a carry into top), by
+  // arithmetic: gcc turns a conditional expression into a branch, which mispredicts on random
+  // digits.
+  const std::uint64_t up = kTen - r < half;
+  const std::uint64_t trim = static_cast<std::uint64_t>(r < half) | up;
+  const std::uint64_t rounded = mod + (frac >> 63);
+  const std::uint64_t carry = rounded == 10;
+  out.top = top;
+  out.carry = up | (carry & (trim ^ 1));
+  out.last = rounded & (0 - ((trim | carry) ^ 1));
+  out.exp10 = k;
+  return true;
+}
+
+// Subnormals, powers of two (the double below is half as far away as the one above) and the
+// doubles shortest_decimal cannot decide: Dragonbox (nonzero d, the sign ignored), as 17 digits
+// with their trailing zeros. Rare: out of line, so that write_double stays small enough to inline.
+[[gnu::noinline]] inline decimal dragonbox_decimal(double d) noexcept {
+  const auto v = jkj::dragonbox::to_decimal(d, jkj::dragonbox::policy::sign::ignore,
+                                            jkj::dragonbox::policy::trailing_zero::ignore);
+  const int pad = 17 - decimal_length(v.significand);
+  const std::uint64_t sig = v.significand * kPow10U64[pad];
+  return {sig / 10, 0, sig % 10, v.exponent - pad};
+}
+
 // A finite double. Writes at most 25 bytes of text but may store up to 48 bytes past `out`
 // (whole-register stores): callers keep 64 bytes of room.
-inline char* write_double(double d, char* out) noexcept {
-  if (d == 0) {
-    if (std::signbit(d)) *out++ = '-';
-    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
-    std::memcpy(out, "0.0", 3);
-    return out + 3;
-  }
-  // Trailing zeros of the significand are left in by Dragonbox and dropped from the digit
-  // register below (one compare), cheaper than Dragonbox's removal by divisions.
-  const auto r = jkj::dragonbox::to_decimal(d, jkj::dragonbox::policy::trailing_zero::ignore);
+KEEL_INLINE char* write_double(double d, char* out) noexcept {
+  std::uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
   // The sign without a branch: random signs (coordinates, deltas) mispredicted one in two.
   *out = '-';
-  out += r.is_negative;
-  std::uint64_t sig = r.significand;  // < 10^17
-  const int k = decimal_length(sig);
-  int point = k + r.exponent;  // the value is 0.DIGITS x 10^point
-  // A 17-digit significand: its first digit is written on its own, the other 16 as one register.
-  char lead = 0;
-  int k16 = k;
-  if (k == 17) {
-    lead = static_cast<char>('0' + sig / 10000000000000000ULL);
-    sig %= 10000000000000000ULL;
-    k16 = 16;
+  out += bits >> 63;
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  const auto exponent = static_cast<int>((bits >> 52) & 0x7ff);
+  // Integers below 2^53 (1.0, 100.0): the integer writer and ".0".
+  if (exponent >= 1023 && exponent < 1075 && (fraction << (exponent - 1011)) == 0) {
+    out = write_u64(((fraction | (std::uint64_t{1} << 52)) >> (1075 - exponent)), out);
+    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
+    std::memcpy(out, ".0", 2);
+    return out + 2;
   }
-  // The digits, first one at byte 0, zeros after them; k16 = digits up to the last nonzero one
-  // (0 only when a lead digit is followed by sixteen zeros).
-  const digit_reg zeros = zero_digits();
-  const digit_reg digits = digits16(sig * kPow10U64[16 - k16]);
-  k16 = 32 - std::countl_zero(nonzero_digits(digits));
-  if (point > 0 && point <= 21) {
-    if (lead) {
-      *out++ = lead;
-      --point;
+  decimal r;
+  if (fraction == 0 || exponent == 0 || !shortest_decimal(bits, r)) [[unlikely]] {
+    if ((bits << 1) == 0) {
+      // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
+      std::memcpy(out, "0.0", 3);
+      return out + 3;
     }
-    if (point >= k16) {
+    r = dragonbox_decimal(d);
+  }
+  // The first 16 digits in one register (top's 16, or top's 15 and the last digit: chosen by a
+  // multiply, not a branch), zeros after the last significant one, and a 17th digit `extra`
+  // ('0' when there is none); n = significant digits. The value is 0.DIGITS x 10^point.
+  const std::uint64_t short15 = r.top < 1000000000000000ULL;
+  const std::uint64_t scale = 1 + 9 * short15;
+  std::uint64_t head = r.top * scale + (r.last & (0 - short15)) + r.carry * scale;
+  const char extra = static_cast<char>('0' + (r.last & (short15 - 1)));
+  int point = r.exp10 + 17 - static_cast<int>(short15);
+  if (head == 10000000000000000ULL) [[unlikely]] {  // 999999999999999 and a carry
+    head /= 10;
+    ++point;
+  }
+  const digit_reg digits = digits16(head);
+  const int n16 = 32 - std::countl_zero(nonzero_digits(digits));
+  // n16, or 17 when there is a 17th digit, by masks (gcc branches on a conditional expression).
+  const int with17 = -static_cast<int>(extra != '0');
+  const int n = (n16 & ~with17) | (17 & with17);
+  if (point > 0 && point <= 21) {
+    if (point >= n) {
       // An integer: digits, zeros up to the point, ".0".
       store16(out, digits);
-      store16(out + 16, zeros);
+      store16(out + 16, zero_digits());
+      out[16] = extra;
       // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
       std::memcpy(out + point, ".0", 2);
       return out + point + 2;
     }
+    // point <= 16: store_with_point leaves digit 15 at byte 16 when point is 16.
     store_with_point(out, digits, point);
-    return out + k16 + 1;
+    out[point] = '.';
+    out[17] = extra;
+    return out + n + 1;
   }
   if (point <= 0 && point > -6) {
     // NOLINTNEXTLINE(bugprone-not-null-terminated-result): text, not a C string
     std::memcpy(out, "0.000000", 8);
     out += 2 - point;
-    if (lead) *out++ = lead;
     store16(out, digits);
-    return out + k16;
+    out[16] = extra;
+    return out + n;
   }
-  // d.ddde[-]x
-  if (lead) {
-    out[0] = lead;
-    if (k16 == 0) {
-      out += 1;
-    } else {
-      out[1] = '.';
-      store16(out + 2, digits);
-      out += 2 + k16;
-    }
-  } else if (k16 > 1) {
-    store_with_point(out, digits, 1);
-    out += k16 + 1;
-  } else {
-    store16(out, digits);
-    out += 1;
-  }
+  // d.ddde[-]x, the '.' only when more digits follow.
+  store_with_point(out, digits, 1);
+  out[17] = extra;
+  out += n + (n > 1);
   *out++ = 'e';
   int e = point - 1;
   if (e < 0) {

@@ -380,6 +380,25 @@ TEST(Writer, DoublesEqualDragonboxReference) {
     ds.push_back(static_cast<double>(v));
     ds.push_back(static_cast<double>(v * 7 + 3));
   }
+  // Around the integers' own path (below 2^53) and its ends.
+  for (const double base : {0x1p52, 0x1p53, 1.0, 0x1p-1})
+    for (int i = -4; i <= 4; ++i) ds.push_back(base + i * std::ldexp(base, -52));
+  // Every power of two (the double below is half as far away as the one above).
+  for (int e = -1074; e <= 1023; ++e) ds.push_back(std::ldexp(1.0, e));
+  // The doubles next to short decimals of every magnitude: their shortest text lies at an edge
+  // of the interval that reads back to them.
+  for (int i = 0; i < 30000; ++i) {
+    std::uint64_t digits = rng() % 100000000000000000ULL;  // up to 17 digits
+    for (auto drop = rng() % 17; drop > 0; --drop) digits /= 10;
+    char text[64];
+    std::snprintf(text, sizeof text, "%llue%d", static_cast<unsigned long long>(digits),
+                  static_cast<int>(rng() % 620) - 320);
+    const double v = std::strtod(text, nullptr);
+    if (!std::isfinite(v) || v == 0) continue;
+    ds.push_back(v);
+    ds.push_back(std::nextafter(v, 0.0));
+    ds.push_back(std::nextafter(v, std::numeric_limits<double>::infinity()));
+  }
   for (isa which : supported_isas()) {
     expect_doubles_match(ds, which);
     if (HasFatalFailure()) return;
