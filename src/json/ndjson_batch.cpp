@@ -94,10 +94,13 @@ error line_batch::parse(parser& p, document& doc, std::string_view text, std::si
   const std::uint32_t* const stop = all + count_;
   const std::uint32_t* first = all + next_;
   if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
-  const std::uint32_t* last = first;
-  while (last < stop && *last < b) ++last;
+  // Lines of one shape have as many positions as the line before: check that count first.
+  const std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
+  if ((last > first && last[-1] >= b) || (last < stop && *last < b))
+    last = std::lower_bound(first, std::min(stop, first + len + 1), b);
   next_ = static_cast<std::size_t>(last - all);
   const auto n = static_cast<std::size_t>(last - first);
+  last_count_ = n;
   std::uint32_t* const idx =
       room(record_, record_capacity_, n + kIndexSlack, kBatchBytes + kIndexSlack);
   if (idx == nullptr) return p.parse_into(doc, line, len);

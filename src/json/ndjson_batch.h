@@ -45,8 +45,9 @@ class line_batch {
   std::size_t record_capacity_ = 0;
   const char* begin_ = nullptr;  // the batch: whole lines [begin_, end_)
   const char* end_ = nullptr;
-  std::size_t count_ = 0;  // positions in the batch
-  std::size_t next_ = 0;   // the first position not yet taken by a record
+  std::size_t count_ = 0;       // positions in the batch
+  std::size_t next_ = 0;        // the first position not yet taken by a record
+  std::size_t last_count_ = 0;  // positions of the last record
   kernel_fn build_ = nullptr;
 };
 
