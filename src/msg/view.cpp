@@ -141,6 +141,61 @@ struct view_access {
   static constexpr std::size_t kScanMax = 8;
   static constexpr std::uint64_t kHashMask = 0xffffffff00000000ull;
 
+  static bool same_name(std::string_view a, std::string_view b) noexcept {
+    return a.size() == b.size() && detail::same_short(a.data(), b.data(), a.size());
+  }
+
+  // The end of the value whose tag is at p, for a walk that only steps over values: nullptr if
+  // it is not well framed inside [p, end) (at() then says why).
+  static const u8* value_end(const u8* p, const u8* end) noexcept {
+    for (;;) {  // a chain of tags is walked, not recursed into
+      if (p >= end || *p > detail::kTagMax) return nullptr;
+      const type t = detail::type_of_tag(*p);
+      const u8* q = p + 1;
+      if (const std::size_t fs = detail::fixed_size(t))
+        return static_cast<std::size_t>(end - q) < fs ? nullptr : q + fs;
+      std::uint64_t n = 0;
+      bool bad = false;
+      switch (t) {
+        case type::null:
+        case type::boolean:
+          return q;
+        case type::extension:
+          if (q == end) return nullptr;
+          ++q;
+          [[fallthrough]];
+        case type::string:
+        case type::bytes:
+          if ((q = detail::get_varint(q, end, n, bad)) == nullptr) return nullptr;
+          return n > static_cast<std::size_t>(end - q) ? nullptr : q + n;
+        case type::map:
+        case type::array: {
+          if (end - q < 4) return nullptr;
+          const std::uint32_t len = detail::load<std::uint32_t>(q);
+          q += 4;
+          if (len > static_cast<std::size_t>(end - q)) return nullptr;
+          // The count must fit the length (at() checks it the same way).
+          const u8* c = detail::get_varint(q, q + len, n, bad);
+          if (c == nullptr || n > static_cast<std::size_t>(q + len - c)) return nullptr;
+          return q + len;
+        }
+        case type::int32_array:
+        case type::int64_array:
+        case type::float32_array:
+        case type::float64_array: {
+          if ((q = detail::get_varint(q, end, n, bad)) == nullptr) return nullptr;
+          const std::size_t es = detail::element_size(t);
+          return n > static_cast<std::size_t>(end - q) / es ? nullptr : q + n * es;
+        }
+        case type::tagged:
+          if ((p = detail::get_varint(q, end, n, bad)) == nullptr) return nullptr;
+          continue;
+        default:
+          return nullptr;
+      }
+    }
+  }
+
   // The name of the entry at p (already checked by index_body).
   static std::string_view name_at(const u8* p, const u8* end, const u8*& after) {
     std::uint64_t n = 0;
@@ -165,11 +220,22 @@ struct view_access {
     }
     const std::size_t mask = cap - 1;
     const u8* p = m.data_;
-    value_view out;
     for (std::size_t i = 0; i < m.count_; ++i) {
       const u8* entry = p;
+      std::uint64_t n = 0;
+      bool bad = false;
+      const u8* name = detail::get_varint(p, m.end_, n, bad);
+      const u8* next = name != nullptr && n <= static_cast<std::size_t>(m.end_ - name)
+                           ? value_end(name + n, m.end_)
+                           : nullptr;
       std::string_view key;
-      if (error e = next_entry(m, p, key, out)) return e;
+      if (next != nullptr) {
+        key = {reinterpret_cast<const char*>(name), static_cast<std::size_t>(n)};
+        p = next;
+      } else {  // not well framed: the full step reports where and why
+        value_view out;
+        if (error e = next_entry(m, p, key, out)) return e;
+      }
       const std::uint64_t h = detail::hash_name(key);
       for (std::size_t s = h & mask;; s = (s + 1) & mask) {
         const std::uint64_t slot = v.index_[s];
@@ -179,7 +245,7 @@ struct view_access {
         }
         const u8* ignored;
         if ((slot & kHashMask) == (h & kHashMask) &&
-            name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, ignored) == key)
+            same_name(name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, ignored), key))
           break;  // a later entry of a name already indexed
       }
     }
@@ -195,7 +261,7 @@ struct view_access {
       if (slot == 0) return error{error_code::not_found, m.offset()};
       const u8* value_at;
       if ((slot & kHashMask) == (h & kHashMask) &&
-          name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, value_at) == name)
+          same_name(name_at(m.base_ + (slot & 0xffffffffu) - 1, m.end_, value_at), name))
         return at(m.base_, value_at, m.end_, out);
     }
   }

@@ -131,5 +131,30 @@ TEST(MsgView, DamagedBytesGiveErrorsNotCrashes) {
   }
 }
 
+// Opening walks every entry of an indexed body (more than 8 entries), so a body cut anywhere is
+// found when opened, with the error of the entry it cuts: truncated, or bad_length for a nested
+// container whose length runs past the end, at or before the cut.
+TEST(MsgView, IndexedBodyCutAnywhereFailsToOpen) {
+  message m = sample();
+  for (int i = 0; i < 9; ++i) {
+    std::string name = "n";
+    name += std::to_string(i);
+    m.add(name, std::int16_t{-3});
+  }
+  m.add("chain", value::tagged(1, value::tagged(2, value(array{1.5f, "x"}))));
+  m.add("e", extension{-4, {1, 2, 3}});
+  m.add("ts", timestamp{5, 6});
+  const std::string bytes = to_binary(m);
+  ASSERT_TRUE(view::open(bytes).ok());
+  const std::size_t body = to_binary(message(m.header)).size() - 1;  // where the body count is
+  for (std::size_t n = body + 1; n < bytes.size(); ++n) {
+    auto v = view::open(std::string_view(bytes).substr(0, n));
+    ASSERT_FALSE(v.ok()) << n;
+    EXPECT_TRUE(v.code() == error_code::truncated || v.code() == error_code::bad_length)
+        << n << ": " << v.error().to_string();
+    EXPECT_LE(v.error().offset, n);
+  }
+}
+
 }  // namespace
 }  // namespace keel::msg
