@@ -133,8 +133,10 @@ KEEL_BENCH_SUITE(json,
       "parser: stage 1, then the positions walked into the struct; every skipped value still "
       "validated as a parse does) and writes text straight from the struct; simdjson 4.6.1 "
       "On-Demand with fields looked up in document order (values it skips are not validated); "
-      "RapidJSON Document + copy out, "
-      "Writer<StringBuffer>; nlohmann from_json/to_json; each writes into a new string and writes "
+      "RapidJSON Document + copy out, Writer<StringBuffer>; nlohmann from_json/to_json; every "
+      "reader reads into the same struct each time: keel reads over its vectors' elements in place "
+      "(their strings keep their storage), the peers clear the vectors and refill them; each "
+      "writer writes into a new string and writes "
       "the same text as keel (checked by size)");
 }
 

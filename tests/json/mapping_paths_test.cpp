@@ -175,6 +175,33 @@ TEST(MappingPaths, ValidModelsReadDirectly) {
   EXPECT_TRUE(same_on_both_paths<std::string>("\"a\\nb\""));
 }
 
+// A read into a struct that already holds values (longer and shorter vectors, set optionals,
+// other alternatives) gives what a read into a new one gives, on both paths.
+TEST(MappingPaths, ReadsOverPreviousValues) {
+  constexpr std::string_view longer =
+      R"({"name":"a long name that does not fit a short string","id":1,"ok":false,"f":2,)"
+      R"("small":3,"m":"calm","in":{"a":9,"s":"set","v":[1,2,3,4,5,6]},)"
+      R"("list":[{"a":1,"s":"x","v":[1]},{"a":2,"v":[2,2]},{"a":3,"v":[]},{"a":4,"v":[4]}],)"
+      R"("pair":[1,1],"counts":{"z":9},"tags":{"q":["r"]},"shape":{"a":{"x":5}},"any":[1],)"
+      R"("maybe":[null,null,null,null,null]})";
+  constexpr std::string_view shorter =
+      R"({"name":"","id":0,"ok":true,"f":0,"small":0,"m":"wild","list":[{"a":7,"v":[]}],)"
+      R"("pair":[0,0],"counts":{},"tags":{},"shape":{"b":{"y":""}},"any":null})";
+  for (const read_path path : {read_path::direct, read_path::dom}) {
+    read_options ro;
+    ro.path = path;
+    for (const std::string_view first : {longer, shorter, kOuter}) {
+      for (const std::string_view second : {longer, shorter, kOuter}) {
+        paths::outer reused, fresh;
+        ASSERT_FALSE(from_json(first, reused, ro)) << first;
+        ASSERT_FALSE(from_json(second, reused, ro)) << second;
+        ASSERT_FALSE(from_json(second, fresh, ro)) << second;
+        EXPECT_EQ(shown(reused), shown(fresh)) << first << " then " << second;
+      }
+    }
+  }
+}
+
 TEST(MappingPaths, MappingErrorsAgree) {
   for (const char* text : {
            R"({"a":"1","v":[]})",         // type mismatch

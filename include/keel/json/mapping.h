@@ -186,11 +186,12 @@ class mapper {
       return read(v, out.emplace());
     } else if constexpr (is_vector<T>::value) {
       if (!v.is_array()) return fail(error_code::type_mismatch);
-      out.clear();
-      out.reserve(v.size());
+      // Read over the elements out holds (their storage reused: a steady state allocates
+      // nothing), new ones added, the rest dropped.
+      out.resize(v.size());
       std::size_t i = 0;
       for (const value e : v.elements()) {
-        if (!read(e, out.emplace_back())) return up_index(i);
+        if (!read(e, out[i])) return up_index(i);
         ++i;
       }
       return true;
@@ -435,21 +436,25 @@ class direct_mapper {
       return read(out.emplace());
     } else if constexpr (is_vector<T>::value) {
       if (!open('[')) return false;
-      out.clear();
+      // As mapper: read over the elements out holds, new ones added, the rest dropped.
+      std::size_t n = 0;
       if (c_.at(ip) == ']') {
         ++ip;
-        return close();
-      }
-      for (;;) {
-        if (!read(out.emplace_back())) return false;
-        const std::uint8_t c = c_.at(ip++);
-        if (c == ']') return close();
-        if (c != ',') return false;
-        if (trailing_ && c_.at(ip) == ']') {
-          ++ip;
-          return close();
+      } else {
+        for (;;) {
+          if (n == out.size()) out.emplace_back();
+          if (!read(out[n++])) return false;
+          const std::uint8_t c = c_.at(ip++);
+          if (c == ']') break;
+          if (c != ',') return false;
+          if (trailing_ && c_.at(ip) == ']') {
+            ++ip;
+            break;
+          }
         }
       }
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
+      return close();
     } else if constexpr (is_std_array<T>::value) {
       if (!open('[')) return false;
       for (std::size_t i = 0; i < out.size(); ++i) {
