@@ -131,6 +131,24 @@ concept named_enum = std::is_enum_v<E> && requires {
 
 class direct_mapper;
 
+// A string map read over the one out holds (both readers): its entries move aside (take_entries),
+// and each key read takes its entry back, storage and all, or gets a new one (map_entry); the
+// entries no key took are dropped with `old`.
+template <class M>
+M take_entries(M& out) {
+  M old = std::move(out);
+  out.clear();
+  return old;
+}
+template <class M>
+typename M::mapped_type& map_entry(M& out, M& old, std::string_view key) {
+  std::string k(key);
+  if (!old.empty()) {
+    if (auto entry = old.extract(k)) return out.insert(std::move(entry)).position->second;
+  }
+  return out[std::move(k)];
+}
+
 // The reader. The JSON Pointer of a failure is built on the way back up (each level puts its own
 // token in front), so a successful read does no pointer work at all.
 class mapper {
@@ -205,9 +223,9 @@ class mapper {
       return true;
     } else if constexpr (is_string_map<T>::value) {
       if (!v.is_object()) return fail(error_code::type_mismatch);
-      out.clear();
+      T old = take_entries(out);
       for (const member m : v.members()) {
-        if (!read(m.value, out[std::string(m.key)])) return up_key(m.key);
+        if (!read(m.value, map_entry(out, old, m.key))) return up_key(m.key);
       }
       return true;
     } else if constexpr (is_variant<T>::value) {
@@ -466,14 +484,14 @@ class direct_mapper {
       return out.empty() && c_.at(ip++) == ']' && close();
     } else if constexpr (is_string_map<T>::value) {
       if (!open('{')) return false;
-      out.clear();
+      T old = take_entries(out);
       if (c_.at(ip) == '}') {
         ++ip;
         return close();
       }
       for (;;) {
         std::string_view key;
-        if (!read_key(key) || !read(out[std::string(key)])) return false;
+        if (!read_key(key) || !read(map_entry(out, old, key))) return false;
         const std::uint8_t c = c_.at(ip++);
         if (c == '}') return close();
         if (c != ',') return false;
