@@ -347,4 +347,8 @@ KEEL_BENCH_SUITE(
   s.note(
       "serialize/deserialize: one message per iteration; get: every name looked up once; json: "
       "keel::msg's plain JSON writer vs keel::json writing the same document from its DOM.");
+  s.note(
+      "shared/<k>t: k threads each read 20000 values of one shared_message per iteration (thread "
+      "0 also publishes 10 updates); wall time, so when the host is busy 2t also waits for two "
+      "CPUs at once.");
 }
