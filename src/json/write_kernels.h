@@ -123,16 +123,32 @@ KEEL_INLINE char* put_string(char* p, const char* s, std::size_t len, escape_ext
 }
 
 // A string whose node has kNoEscape, written with the default escaping: copied without looking
-// at its bytes (room as put_string). One or two 16-byte blocks up to 32 bytes (reads past the
-// string stay in the string area, as in scan_string), memcpy beyond.
+// at its bytes (room as put_string; reads past the string stay in the string area, as in
+// scan_string). Keys (Key): one 16-byte block, a second ending at the string's end up to 32 bytes,
+// memcpy beyond. Values, whose lengths vary more (names, URLs, dates mixed), mispredicted that
+// branch on the length: two blocks whatever the length, two more up to 64 bytes, memcpy beyond.
+template <bool Key>
 KEEL_INLINE char* put_noescape_string(char* p, const char* s, std::size_t len) noexcept {
+  constexpr std::size_t kBlock = wisa_base::kBlock;
   *p++ = '"';
   wisa_base::copy(s, p);
-  if (len > wisa_base::kBlock) {
-    if (len <= 2 * wisa_base::kBlock)
-      wisa_base::copy(s + len - wisa_base::kBlock, p + len - wisa_base::kBlock);
-    else
-      std::memcpy(p, s, len);
+  if constexpr (Key) {
+    if (len > kBlock) {
+      if (len <= 2 * kBlock)
+        wisa_base::copy(s + len - kBlock, p + len - kBlock);
+      else
+        std::memcpy(p, s, len);
+    }
+  } else {
+    wisa_base::copy(s + kBlock, p + kBlock);
+    if (len > 2 * kBlock) [[unlikely]] {
+      if (len <= 4 * kBlock) {
+        wisa_base::copy(s + 2 * kBlock, p + 2 * kBlock);
+        wisa_base::copy(s + 3 * kBlock, p + 3 * kBlock);
+      } else {
+        std::memcpy(p, s, len);
+      }
+    }
   }
   p += len;
   *p++ = '"';
@@ -196,12 +212,12 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
   // One scalar (not a container) at n; false on a nonfinite or invalid-UTF-8 error (in `err`).
   error_code err = error_code::ok;
   // A string or key node, quoted; false on invalid UTF-8 (in `err`).
-  auto string = [&](const node* x) KEEL_INLINE_LAMBDA -> bool {
+  auto string = [&]<bool Key>(const node* x) KEEL_INLINE_LAMBDA -> bool {
     const std::uint64_t tag = x->tag;
     const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
     if (Plain && (tag & kNoEscape)) {
-      p = put_noescape_string(p, text(x), len);
+      p = put_noescape_string<Key>(p, text(x), len);
       return true;
     }
     p = put_string<Long, Plain>(p, text(x), len, extra);
@@ -215,7 +231,7 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
     const std::uint64_t tag = x->tag;
     switch (static_cast<type>(tag & kTypeMask)) {
       case type::string:
-        return string(x);
+        return string.template operator()<false>(x);
       case type::int64:
         ensure(0);
         // Small non-negative integers inline (no call), the rest out of line.
@@ -279,7 +295,7 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
   };
   // An object key and its ':'.
   auto key = [&](const node* k) KEEL_INLINE_LAMBDA -> bool {
-    if (!string(k)) return false;
+    if (!string.template operator()<true>(k)) return false;
     *p++ = ':';
     if constexpr (Pretty) *p++ = ' ';
     return true;

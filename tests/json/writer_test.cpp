@@ -120,6 +120,27 @@ TEST(Writer, RoundTripDecimalDoubles) {
   }
 }
 
+// Strings without escapes (copied without a scan) as keys and values of every length across the
+// block sizes of the copy (16, 32, 64 bytes), each next to other strings: the text comes back
+// unchanged, on every kernel set.
+TEST(Writer, PlainStringsEveryLength) {
+  std::string doc = "[";
+  for (std::size_t n = 0; n <= 100; ++n) {
+    std::string key, value;
+    for (std::size_t i = 0; i < n; ++i) {
+      key += static_cast<char>('a' + (i * 7 + n) % 26);
+      value += static_cast<char>('A' + (i * 5 + n) % 26);
+    }
+    if (n > 0) doc += ',';
+    doc += "{\"" + key + "\":\"" + value + "\",\"k\":\"" + value + "\"},\"" + value + "\"";
+  }
+  doc += ']';
+  for (const isa which : {isa::scalar, isa::avx2, isa::avx512}) {
+    if (!isa_supported(which)) continue;
+    EXPECT_EQ(w(doc, {.isa = which}), doc) << isa_name(which);
+  }
+}
+
 TEST(Writer, Escaping) {
   EXPECT_EQ(w(R"(["a\"b\\c\/d\b\f\n\r\t\u0001\u001f é €"])"),
             "[\"a\\\"b\\\\c/d\\b\\f\\n\\r\\t\\u0001\\u001f \xc3\xa9 \xe2\x82\xac\"]");
