@@ -64,6 +64,8 @@ const char* message(error_code code) noexcept {
       return "record longer than the maximum record size";
     case error_code::unknown_key:
       return "unknown key";
+    case error_code::padding_too_small:
+      return "buffer capacity below size + in_place_padding";
     case error_code::missing_field:
       return "missing field";
   }

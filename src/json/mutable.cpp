@@ -265,6 +265,7 @@ struct dom_builder {
     std::memcpy(doc.strings_.get(), strings.data(), strings.size());
     doc.string_capacity_ = strings.size() + kStringSlack;
     doc.string_bytes_ = strings.size();
+    doc.in_place_ = nullptr;
     return error_code::ok;
   }
 };

@@ -332,10 +332,14 @@ inline std::size_t utf8_encode_bmp(std::uint32_t cp, std::uint8_t* out) noexcept
   return 1 + std::size_t{cp >= 0x80} + std::size_t{cp >= 0x800};
 }
 
-// Build: nodes and string copies for the document; without it (parser::validate) they go round
-// small buffers that nothing reads back, and only the checks remain.
-template <class I, bool Build = true>
+// M: build: nodes and string copies for the document; validate: they go round small buffers that
+// nothing reads back, and only the checks remain; in_place: the nodes, with each string's data
+// the offset of its text in the input (the document's string area then); its copy is only
+// checked, and unescape_in_place() rewrites the strings with escapes once the parse succeeded.
+template <class I, stage2_mode M = stage2_mode::build>
 struct stage2 {
+  static constexpr bool Build = M != stage2_mode::validate;
+  static constexpr bool InPlace = M == stage2_mode::in_place;
   parse_state& st;
   const std::uint8_t* buf;
   std::size_t len;
@@ -347,7 +351,8 @@ struct stage2 {
   node* out;
   std::uint8_t* sbase;
   std::uint8_t* sout;
-  node* ring;  // !Build: the first of kValidateRing + 1 nodes
+  node* ring;                 // !Build: the first of kValidateRing + 1 nodes
+  std::uint64_t src_off = 0;  // InPlace: where the string being read starts in the input
 
   // !Build, before each value or key (each writes at most one node and one string): back to the
   // start of the ring and of the string buffer.
@@ -373,6 +378,10 @@ struct stage2 {
   KEEL_INLINE bool string(const std::uint32_t* ip) noexcept {
     const std::uint8_t* src = buf + ip[0] + 1;
     const std::uint8_t* end = buf + ip[1];
+    if constexpr (InPlace) {
+      sout = sbase;  // the copy is only checked: one buffer for every string
+      src_off = ip[0] + 1;
+    }
     std::uint8_t* const start = sout;
     std::uint8_t* dst = sout;
     if (ip + 1 < safe) [[likely]] {
@@ -401,7 +410,7 @@ struct stage2 {
     const std::size_t length = static_cast<std::size_t>(dst - start);
     *dst++ = 0;
     out->tag = tag_of(type::string, length) | flags;
-    out->data = static_cast<std::uint64_t>(start - sbase);
+    out->data = InPlace ? src_off : static_cast<std::uint64_t>(start - sbase);
     ++out;
     sout = dst;
   }
@@ -701,6 +710,10 @@ struct stage2 {
       }
       if (st.opt->big_integers_as_raw) {
         const std::size_t tl = static_cast<std::size_t>(p - s);
+        if constexpr (InPlace) {  // the token where it is (s may be a padded copy of it)
+          *out++ = {tag_of(type::raw_number, tl), off};
+          return true;
+        }
         std::memcpy(sout, s, tl);
         *out++ = {tag_of(type::raw_number, tl), static_cast<std::uint64_t>(sout - sbase)};
         sout[tl] = 0;
@@ -930,6 +943,40 @@ inline const std::uint8_t* sentinels(parse_state& st) noexcept {
   return buf;
 }
 
+// parser::parse_in_place, after a successful parse: the strings with escapes (and keys), whose
+// nodes hold the offset of their text in `text`, rewritten there unescaped (never longer than
+// their source). The text was checked by the parse: no error cases here.
+inline void unescape_in_place(const node* nodes, std::size_t count, std::uint8_t* text) noexcept {
+  for (const node* n = nodes; n < nodes + count; ++n) {
+    if ((n->tag & (kTypeMask | kNoEscape)) != static_cast<std::uint64_t>(type::string)) continue;
+    std::uint8_t* dst = text + n->data;
+    const std::uint8_t* src = dst;
+    for (;;) {
+      const std::uint8_t c = *src;
+      if (c == '"') break;  // the closing quote: every quote inside is escaped
+      if (c != '\\') {
+        *dst++ = c;
+        ++src;
+      } else if (src[1] != 'u') {
+        *dst++ = kEscapeChar.v[src[1]];
+        src += 2;
+      } else {
+        // Each write (up to 4 bytes) ends within the escape's own source bytes, already read.
+        std::uint32_t cp = static_cast<std::uint32_t>(hex4(src + 2));
+        if (cp - 0xd800 < 0x800) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) +
+               (static_cast<std::uint32_t>(hex4(src + 8)) - 0xdc00);
+          dst += utf8_encode(cp, dst);
+          src += 12;
+        } else {
+          dst += utf8_encode_bmp(cp, dst);
+          src += 6;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // Stage 1 alone: fills st.idx / st.n_idx and st.s1_error / st.s1_offset.
@@ -941,11 +988,11 @@ void find_positions(parse_state& st) noexcept {
     stage1<I>::run(st);
 }
 
-// Both stages; the result (or error) is left in st. Without Build (parser::validate) no document
-// is built. One function per mode: with both stages inlined into one, the parse measured up to
-// 10 % slower (code layout).
-template <class I, bool Build>
+// Both stages; the result (or error) is left in st. One function per mode: with both stages
+// inlined into one, the parse measured up to 10 % slower (code layout).
+template <class I, stage2_mode M>
 KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
+  constexpr bool Build = M != stage2_mode::validate;
   if (!st.positions_given) find_positions<I>(st);
   node* nodes = st.nodes(Build ? st.n_idx + 1 : kValidateRing + 1);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
@@ -965,7 +1012,7 @@ KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
   }
   node* out_end;
   std::uint8_t* sout_end;
-  const bool ok = stage2<I, Build>::go(st, buf, safe, nodes, strings, out_end, sout_end);
+  const bool ok = stage2<I, M>::go(st, buf, safe, nodes, strings, out_end, sout_end);
   if (st.s1_error != error_code::ok) {
     // Indices stop at the stage-1 error: report it unless stage 2 failed earlier, or (when only
     // the first value was wanted) that value ended before it.
@@ -976,16 +1023,27 @@ KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
     }
   }
   if (!ok || !Build) return;
-  st.finish(static_cast<std::size_t>(out_end - nodes),
-            static_cast<std::size_t>(sout_end - strings));
+  if constexpr (M == stage2_mode::in_place) {
+    // The document's strings are the caller's text: a copy made to strip comments goes back
+    // there first.
+    if (st.buf != st.in_place_text) std::memcpy(st.in_place_text, st.buf, st.len);
+    unescape_in_place(nodes, static_cast<std::size_t>(out_end - nodes), st.in_place_text);
+    st.finish(static_cast<std::size_t>(out_end - nodes), 0);
+  } else {
+    st.finish(static_cast<std::size_t>(out_end - nodes),
+              static_cast<std::size_t>(sout_end - strings));
+  }
 }
 
 template <class I>
 void parse_document(parse_state& st) noexcept {
-  if (st.validate_only) {
-    parse_document_as<I, false>(st);
-  } else {
-    parse_document_as<I, true>(st);
+  switch (st.mode) {
+    case stage2_mode::build:
+      return parse_document_as<I, stage2_mode::build>(st);
+    case stage2_mode::validate:
+      return parse_document_as<I, stage2_mode::validate>(st);
+    case stage2_mode::in_place:
+      return parse_document_as<I, stage2_mode::in_place>(st);
   }
 }
 

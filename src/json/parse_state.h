@@ -10,13 +10,19 @@
 
 namespace keel::json::detail {
 
+// What stage 2 makes: the document (strings copied into its string area), nothing
+// (parser::validate), or the document with its strings left in the input, unescaped there
+// (parser::parse_in_place).
+enum class stage2_mode : std::uint8_t { build, validate, in_place };
+
 struct parse_state {
   const std::uint8_t* buf = nullptr;  // input, after a skipped BOM / stripped comments
   std::size_t len = 0;
   const parse_options* opt = nullptr;
   parser* owner = nullptr;
   document* doc = nullptr;
-  bool validate_only = false;  // parser::validate: stage 2 keeps no nodes or strings
+  stage2_mode mode = stage2_mode::build;
+  std::uint8_t* in_place_text = nullptr;  // in_place: the caller's text (after a skipped BOM)
 
   std::uint32_t* idx = nullptr;  // structural indices (capacity len + kIndexSlack)
   std::size_t n_idx = 0;

@@ -4,6 +4,10 @@
 #include <limits>
 #include <new>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "common/options.h"
 #include "common/utf8.h"
 #include "json/parse_state.h"
@@ -140,7 +144,7 @@ kernel_set kernel_set_for(isa which) noexcept {
 // position, about 8 per value, beside the 16 of the value's node).
 node* parse_state::nodes(std::size_t n) noexcept {
   node* area = grow(doc->nodes_, doc->node_capacity_, n);
-  if (area != nullptr && !validate_only && len >= kOverlayMinBytes &&
+  if (area != nullptr && mode != stage2_mode::validate && len >= kOverlayMinBytes &&
       idx == owner->indices_.get()) {
     overlay_positions(area, doc->node_capacity_);
   }
@@ -149,22 +153,40 @@ node* parse_state::nodes(std::size_t n) noexcept {
 
 // Where the positions can start in a node area of `cap` nodes: the least offset T (bytes) such
 // that the node written while position j is read, at most one per position that can start a
-// value (every byte but , : ] }, closing quotes counted too), ends before T + 4 j, with room to
-// spare. Moves them there and frees the parser's buffer; leaves everything as it was when they
-// do not fit.
+// value (every byte but , : ] } and closing quotes), ends before T + 4 j, with room to spare. Moves
+// them there and frees the parser's buffer; leaves everything as it was when they do not fit.
 void parse_state::overlay_positions(node* area, std::size_t cap) noexcept {
   const std::size_t count = n_idx + kIndexSlack;  // room for stage 2's sentinels
   std::int64_t need = 0, nodes_so_far = 0;
+  // A string's quotes are consecutive positions (nothing inside a string is one): opening and
+  // closing quotes alternate, and only the opening one makes a node.
+  std::int64_t closing = 0;
   for (std::size_t j = 0; j < n_idx; ++j) {
     const std::uint8_t c = buf[idx[j]];
-    nodes_so_far += (c != ',' && c != ':' && c != ']' && c != '}') ? 1 : 0;
+    const bool quote = c == '"';
+    nodes_so_far += (c != ',' && c != ':' && c != ']' && c != '}' && !(quote && closing)) ? 1 : 0;
+    closing ^= quote ? 1 : 0;
     const std::int64_t t = 16 * (nodes_so_far + 2) - 4 * static_cast<std::int64_t>(j);
     if (t > need) need = t;
   }
   const auto at = (static_cast<std::size_t>(need) + kOverlayMargin + 63) & ~std::size_t{63};
   if (at + 4 * count > cap * sizeof(node)) return;
   auto* moved = reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(area) + at);
-  std::memcpy(moved, idx, 4 * n_idx);
+  // In pieces, each piece's pages of the old buffer released once copied: the copy and the
+  // buffer are never both whole in memory (the buffer is freed below; its contents are not
+  // read again).
+  constexpr std::size_t kPiece = std::size_t{1} << 20;  // positions per piece (4 MiB)
+  for (std::size_t j = 0; j < n_idx; j += kPiece) {
+    const std::size_t k = n_idx - j < kPiece ? n_idx - j : kPiece;
+    std::memcpy(moved + j, idx + j, 4 * k);
+#if defined(__linux__)
+    auto* const lo = reinterpret_cast<char*>(idx + j);
+    auto* const hi = reinterpret_cast<char*>(idx + j + k);
+    char* const from = lo + (4096 - reinterpret_cast<std::uintptr_t>(lo) % 4096) % 4096;
+    char* const to = hi - reinterpret_cast<std::uintptr_t>(hi) % 4096;
+    if (to > from) madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
+#endif
+  }
   idx = moved;
   owner->indices_.reset();
   owner->index_capacity_ = 0;
@@ -195,18 +217,39 @@ isa default_isa() noexcept {
 
 parser::~parser() = default;
 
+using detail::stage2_mode;
+
 error parser::parse_into(document& doc, const void* data, std::size_t size) noexcept {
-  return run(doc, data, size, false);
+  return run(doc, data, size, stage2_mode::build);
 }
 
 error parser::validate(const void* data, std::size_t size) noexcept {
-  return run(doc_, data, size, true);
+  return run(doc_, data, size, stage2_mode::validate);
 }
 
-error parser::run(document& doc, const void* data, std::size_t size, bool validate_only) noexcept {
+error parser::parse_in_place_into(document& doc, char* data, std::size_t size,
+                                  std::size_t capacity) noexcept {
+  if (capacity < size || capacity - size < in_place_padding) {
+    doc.node_count_ = 0;
+    doc.in_place_ = nullptr;
+    error e;
+    e.code = error_code::padding_too_small;
+    return e;
+  }
+  return run(doc, data, size, stage2_mode::in_place);
+}
+
+result<value> parser::parse_in_place(char* data, std::size_t size, std::size_t capacity) noexcept {
+  const error e = parse_in_place_into(doc_, data, size, capacity);
+  if (e) return e;
+  return doc_.root();
+}
+
+error parser::run(document& doc, const void* data, std::size_t size, stage2_mode mode) noexcept {
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   doc.node_count_ = 0;
   doc.string_bytes_ = 0;
+  doc.in_place_ = nullptr;
   consumed_ = 0;
   isa which = options_.isa == isa::automatic ? default_isa() : options_.isa;
   if (!isa_supported(which)) return detail::located(bytes, size, error_code::isa_unavailable, 0);
@@ -219,11 +262,13 @@ error parser::run(document& doc, const void* data, std::size_t size, bool valida
     st.opt = &options_;
     st.owner = this;
     st.doc = &doc;
-    st.validate_only = validate_only;
+    st.mode = mode;
     std::size_t skip = 0;
     if (options_.allow_bom && size >= 3 && bytes[0] == 0xef && bytes[1] == 0xbb && bytes[2] == 0xbf)
       skip = 3;
     st.buf = bytes + skip;
+    // parse_in_place: the caller's writable text (data came in as char*).
+    if (mode == stage2_mode::in_place) st.in_place_text = const_cast<std::uint8_t*>(st.buf);
     st.len = size - skip;
     if (options_.allow_comments && std::memchr(st.buf, '/', st.len)) {
       auto* copy =
@@ -245,7 +290,9 @@ error parser::run(document& doc, const void* data, std::size_t size, bool valida
       return detail::located(bytes, size, st.code, st.offset + skip);
     }
     consumed_ = st.consumed + skip;
-    if (validate_only) doc.node_count_ = 0;
+    if (mode == stage2_mode::validate) doc.node_count_ = 0;
+    if (mode == stage2_mode::in_place)
+      doc.in_place_ = reinterpret_cast<const char*>(st.in_place_text);
     return {};
   } catch (const std::bad_alloc&) {
     doc.node_count_ = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The examples of docs/json.md (validating, writing in pieces), json-mutable.md, json-patch.md,
-// json-ndjson.md and json-struct.md, as written there: each test holds the same code as its page.
+// The examples of docs/json.md (parsing in place, validating, writing in pieces), json-mutable.md,
+// json-patch.md, json-ndjson.md and json-struct.md, as written there: each test holds the same code
+// as its page.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -95,6 +96,20 @@ TEST(DocsExamples, Ndjson) {
       });
   EXPECT_FALSE(e);
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+}
+
+// docs/json.md, "Parsing in place" (read_file: a stand-in for the caller's reader).
+TEST(DocsExamples, ParseInPlace) {
+  const auto read_file = [](const char*) { return std::string(R"({"name": "caf\u00e9"})"); };
+  const char* path = "doc.json";
+  std::string text = read_file(path);  // any writable buffer
+  text.reserve(text.size() + keel::json::in_place_padding);
+  keel::json::parser p;
+  auto root =
+      p.parse_in_place(text.data(), text.size(), text.capacity());  // text must outlive root
+  ASSERT_TRUE(root.ok());
+  EXPECT_EQ(*root->find("name")->get<std::string_view>(), "caf\u00e9");
+  EXPECT_TRUE(p.doc().in_place());
 }
 
 // docs/json.md, "Validating without a document".

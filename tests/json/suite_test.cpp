@@ -107,19 +107,45 @@ TEST_P(Suite, NdjsonStopAfterFirst) {
   EXPECT_EQ(docs, 200u);
 }
 
+// Every JSONTestSuite parsing file and corpus document.
+std::vector<std::filesystem::path> suite_and_corpus() {
+  std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
+  for (const auto& f : files_in(corpus() / "json"))
+    if (f.extension() == ".json") files.push_back(f);
+  return files;
+}
+
+// The defaults, and the options that change what is accepted or how much is read.
+std::vector<parse_options> grammar_variants() {
+  std::vector<parse_options> v(4);
+  v[1].allow_comments = v[1].allow_trailing_commas = true;
+  v[2].allow_nan_inf = v[2].allow_bom = v[2].big_integers_as_raw = true;
+  v[3].stop_after_first = v[3].allow_invalid_utf8 = true;
+  v[3].max_depth = 8;
+  return v;
+}
+
+// agree(a, b, text, name) for every file under every grammar variant, with two parsers of the
+// variant on kernel set k; false at the first disagreement.
+template <class Agree>
+bool on_every_file(const std::vector<std::filesystem::path>& files, isa k, Agree&& agree) {
+  for (const parse_options& base : grammar_variants()) {
+    parse_options o = base;
+    o.isa = k;
+    parser a(o), b(o);
+    for (const auto& f : files) {
+      if (!agree(a, b, slurp(f), f.filename().string())) return false;
+    }
+  }
+  return true;
+}
+
 // validate() returns exactly what parse() does (error, position, consumed bytes) on every
 // JSONTestSuite file and corpus document, every prefix of a few of them, and under the options
 // that change the grammar, without touching the parser's document beyond emptying it.
 TEST_P(Suite, ValidateAgreesWithParse) {
-  std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
-  for (const auto& f : files_in(corpus() / "json"))
-    if (f.extension() == ".json") files.push_back(f);
+  const std::vector<std::filesystem::path> files = suite_and_corpus();
   ASSERT_GT(files.size(), 300u) << "corpus missing: " << corpus();
-  std::vector<parse_options> variants(4);
-  variants[1].allow_comments = variants[1].allow_trailing_commas = true;
-  variants[2].allow_nan_inf = variants[2].allow_bom = true;
-  variants[3].stop_after_first = true;
-  variants[3].max_depth = 8;
   // Stops at the first disagreement (false).
   const auto agree = [&](parser& parse_with, parser& check_with, std::string_view text,
                          const std::string& what) {
@@ -132,15 +158,7 @@ TEST_P(Suite, ValidateAgreesWithParse) {
     EXPECT_TRUE(check_with.doc().empty()) << what;
     return !::testing::Test::HasFailure();
   };
-  for (const parse_options& base : variants) {
-    parse_options o = base;
-    o.isa = GetParam();
-    parser a(o), b(o);
-    for (const auto& f : files) {
-      const std::string text = slurp(f);
-      if (!agree(a, b, text, f.filename().string())) return;
-    }
-  }
+  if (!on_every_file(files, GetParam(), agree)) return;
   // Every prefix of a document with every kind of token (a cut inside strings, escapes, numbers,
   // literals), on one reused parser of each kind.
   const std::string doc =
@@ -150,6 +168,52 @@ TEST_P(Suite, ValidateAgreesWithParse) {
   for (std::size_t n = 0; n <= doc.size(); ++n) {
     if (!agree(a, b, std::string_view(doc).substr(0, n), "prefix " + std::to_string(n))) return;
   }
+}
+
+// parse_in_place() returns what parse() does on every JSONTestSuite file, corpus document and
+// prefix of the escape-heavy document below, under the options that change the grammar: an equal
+// DOM that writes the same text, or the same error with the text left as it was.
+TEST_P(Suite, InPlaceAgreesWithParse) {
+  const std::vector<std::filesystem::path> files = suite_and_corpus();
+  ASSERT_GT(files.size(), 300u) << "corpus missing: " << corpus();
+  std::string buf;
+  const auto agree = [&](parser& a, parser& b, std::string_view text, const std::string& what) {
+    auto r = a.parse(text);
+    buf.assign(text);
+    buf.append(in_place_padding, 'x');
+    auto q = b.parse_in_place(buf.data(), text.size(), buf.size());
+    EXPECT_EQ(r.ok(), q.ok()) << what;
+    if (r.ok() && q.ok()) {
+      EXPECT_TRUE(b.doc().in_place()) << what;
+      EXPECT_TRUE(*r == *q) << what;
+      write_options wo;
+      wo.nonfinite = nonfinite_policy::literal;
+      EXPECT_EQ(*write(*r, wo), *write(*q, wo)) << what;
+      EXPECT_EQ(a.consumed(), b.consumed()) << what;
+      EXPECT_EQ(a.doc().node_count(), b.doc().node_count()) << what;
+    } else if (!r.ok() && !q.ok()) {
+      EXPECT_EQ(r.error(), q.error()) << what;
+      EXPECT_EQ(std::string_view(buf).substr(0, text.size()), text) << what << ": text changed";
+    }
+    return !::testing::Test::HasFailure();
+  };
+  if (!on_every_file(files, GetParam(), agree)) return;
+  // Escapes of every kind, at every distance from the end of the text.
+  const std::string doc =
+      R"({"k\"ey": ["\u00e9\n\t\"x\\\/", "\ud83d\ude00 end", "plain", "", "\u0000", 1e5, 123456789012345678901234567890]})";
+  parser a, b;
+  a.options().isa = b.options().isa = GetParam();
+  a.options().big_integers_as_raw = b.options().big_integers_as_raw = true;
+  for (std::size_t n = 0; n <= doc.size(); ++n) {
+    if (!agree(a, b, std::string_view(doc).substr(0, n), "prefix " + std::to_string(n))) return;
+  }
+  auto whole = a.parse(doc);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(*whole->at_pointer("/k\"ey/0")->get<std::string_view>(), "\u00e9\n\t\"x\\/");
+  // Too little padding: an error, nothing read.
+  std::string small = "[1]";
+  EXPECT_EQ(b.parse_in_place(small.data(), 3, 3 + in_place_padding - 1).code(),
+            error_code::padding_too_small);
 }
 
 // Every kernel set builds the same DOM for every accepted document.

@@ -52,7 +52,8 @@ void walk(const json::value& root, counts& c) {
 int stats(const options& o) {
   std::string text;
   json::document doc;
-  if (const int rc = load(o, o.file, text, doc)) return rc;
+  // Not in place: the text is parsed again below for the timing.
+  if (const int rc = load(o, o.file, text, doc, false)) return rc;
   json::parser p(parse_opts(o));
   double best = 1e300;
   const auto budget = std::chrono::milliseconds(300);

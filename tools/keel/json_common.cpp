@@ -23,10 +23,11 @@ bool read_input(const std::string& name, std::string& out) {
     return false;
   }
   out.clear();
-  // A file's size up front: one allocation, no copies while it grows.
+  // A file's size up front: one allocation, no copies while it grows (with the padding an
+  // in-place parse reads past the text).
   struct stat info {};
   if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0)
-    out.reserve(static_cast<std::size_t>(info.st_size));
+    out.reserve(static_cast<std::size_t>(info.st_size) + json::in_place_padding);
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
@@ -67,10 +68,18 @@ void report_parse_error(const options& o, const std::string& name, std::string_v
   std::fputs(d.c_str(), stderr);
 }
 
-int load(const options& o, const std::string& name, std::string& text, json::document& doc) {
+int load(const options& o, const std::string& name, std::string& text, json::document& doc,
+         bool in_place) {
   if (!read_input(name, text)) return 2;
   json::parser p(parse_opts(o));
-  if (const json::error e = p.parse_into(doc, text.data(), text.size())) {
+  json::error e;
+  if (in_place) {
+    text.reserve(text.size() + json::in_place_padding);  // done by read_input for a file
+    e = p.parse_in_place_into(doc, text.data(), text.size(), text.capacity());
+  } else {
+    e = p.parse_into(doc, text.data(), text.size());
+  }
+  if (e) {
     if (e.code == json::error_code::isa_unavailable) {
       std::fprintf(stderr, "keel json: %s\n", e.message());
       return 2;

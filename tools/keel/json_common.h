@@ -37,8 +37,11 @@ void report_parse_error(const options& o, const std::string& name, std::string_v
                         const json::error& e);
 
 // Reads and parses one input into doc; on failure reports it and returns the exit status
-// (1: invalid JSON, 2: I/O error or unusable options), else 0.
-int load(const options& o, const std::string& name, std::string& text, json::document& doc);
+// (1: invalid JSON, 2: I/O error or unusable options), else 0. In place (parse_in_place: no
+// string copies; text then holds the document's strings, unescaped, and must outlive doc) unless
+// the caller needs text unchanged.
+int load(const options& o, const std::string& name, std::string& text, json::document& doc,
+         bool in_place = true);
 
 // Writes text and a newline to -o FILE or stdout; returns the exit status (2 on a write error).
 int emit(const options& o, std::string_view text);

@@ -26,11 +26,13 @@ class document {
   document(document&&) noexcept = default;
   document& operator=(document&&) noexcept = default;
 
-  value root() const noexcept { return {nodes_.get(), strings_.get()}; }
+  value root() const noexcept { return {nodes_.get(), in_place_ ? in_place_ : strings_.get()}; }
   bool empty() const noexcept { return node_count_ == 0; }
   std::size_t node_count() const noexcept { return node_count_; }
   std::size_t string_bytes() const noexcept { return string_bytes_; }
-  // Bytes of DOM in use: 16 per node plus the string area.
+  // True after parser::parse_in_place: the strings are the input's text, unescaped there.
+  bool in_place() const noexcept { return in_place_ != nullptr; }
+  // Bytes of DOM in use: 16 per node plus the string area (none in place).
   std::size_t dom_bytes() const noexcept {
     return node_count_ * sizeof(detail::node) + string_bytes_;
   }
@@ -43,6 +45,7 @@ class document {
   std::size_t node_capacity_ = 0, node_count_ = 0;
   std::unique_ptr<char[]> strings_;
   std::size_t string_capacity_ = 0, string_bytes_ = 0;
+  const char* in_place_ = nullptr;  // parse_in_place: the caller's text is the string area
 };
 
 }  // namespace keel::json

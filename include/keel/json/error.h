@@ -41,6 +41,7 @@ enum class error_code : std::uint8_t {
   record_too_long,       // an NDJSON record longer than ndjson_options::max_record_size
   unknown_key,           // struct mapping: a key no field has (read_options::reject_unknown_keys)
   missing_field,         // struct mapping: a field that is not optional is absent
+  padding_too_small,     // parse_in_place: capacity below size + in_place_padding
 };
 
 // A short English description of the code ("invalid UTF-8", ...).

@@ -15,6 +15,13 @@
 
 namespace keel::json {
 
+namespace detail {
+enum class stage2_mode : std::uint8_t;  // src/json/parse_state.h
+}  // namespace detail
+
+// Bytes parse_in_place may read past the end of its input.
+inline constexpr std::size_t in_place_padding = 64;
+
 // A parser keeps its scratch buffers (and its own document) between parses: parsing documents of
 // similar sizes into a reused parser allocates nothing. Not thread-safe; one per thread.
 class parser {
@@ -31,6 +38,16 @@ class parser {
   result<value> parse(std::string_view text) noexcept { return parse(text.data(), text.size()); }
   // Parses into `doc`, reusing its storage.
   error parse_into(document& doc, const void* data, std::size_t size) noexcept;
+  // In place, like yyjson's in-situ reading: the document's strings stay in `data` and are
+  // unescaped there (each where its text began; not NUL-terminated), so none is copied: beside
+  // the input a parse needs its nodes. `data` must stay alive and unchanged while the document
+  // is used, and `capacity`, the bytes at `data` that may be read, must be at least
+  // size + in_place_padding (readers and the writer read whole blocks past a string's end; the
+  // padding is read, never written), else padding_too_small. Same options,
+  // results and errors as parse(); on failure `data` is left unchanged.
+  result<value> parse_in_place(char* data, std::size_t size, std::size_t capacity) noexcept;
+  error parse_in_place_into(document& doc, char* data, std::size_t size,
+                            std::size_t capacity) noexcept;
   // Checks that the input is a document parse() accepts, with the same options, errors and
   // positions, without building it: no nodes and no string copies are kept, so beside the input
   // it needs only the structural index (4 bytes per structural character) and a buffer as long
@@ -63,7 +80,7 @@ class parser {
   std::string comment_copy_;  // the input with comments blanked (allow_comments)
   std::size_t consumed_ = 0;
   json::isa last_isa_ = json::isa::automatic;
-  error run(document& doc, const void* data, std::size_t size, bool validate_only) noexcept;
+  error run(document& doc, const void* data, std::size_t size, detail::stage2_mode mode) noexcept;
   friend struct detail::parse_state;
 };
 
