@@ -2,7 +2,8 @@
 // libFuzzer: struct mapping's direct read (from the text's positions) and its DOM read must agree
 // on every input and kernel set: the direct read accepts a text only if the DOM read does, both
 // read the same values, and with the strict defaults they accept the same texts; from_json
-// reports the same error whichever path it takes.
+// reports the same error whichever path it takes. A read into the value the previous input left
+// (storage reused) gives what a read into a new value gives.
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -69,6 +70,11 @@ void agree(std::string_view in, parse_options po, bool exact) {
     const mapping_error e = from_json(p, in, by_default, ro);
     check(e.code == dom_error.code && e.pointer == dom_error.pointer && e.line == dom_error.line &&
           e.column == dom_error.column);
+    // Over what the last input read (or the failed read left): the same values.
+    static T previous{};
+    const mapping_error again = from_json(p, in, previous, ro);
+    check(again.code == dom_error.code);
+    if (!again) check(to_json(previous).value_or("") == to_json(by_dom).value_or(""));
   }
 }
 
