@@ -84,27 +84,4 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
   }
 }
 
-// Per kernel set (parse_<isa>.cpp).
-using value_at_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
-                                             const std::uint32_t*);
-using skip_members_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
-                                                 const std::uint32_t*, const key_filter&);
-const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
-                                     const std::uint32_t* ip);
-const std::uint32_t* skip_members_scalar(parse_state& st, const direct_view& v,
-                                         const std::uint32_t* ip, const key_filter& f);
-#if defined(__x86_64__)
-const std::uint32_t* value_at_avx2(parse_state& st, const direct_view& v, const std::uint32_t* ip);
-const std::uint32_t* skip_members_avx2(parse_state& st, const direct_view& v,
-                                       const std::uint32_t* ip, const key_filter& f);
-const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
-                                     const std::uint32_t* ip);
-const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
-                                         const std::uint32_t* ip, const key_filter& f);
-#elif defined(__aarch64__)
-const std::uint32_t* value_at_neon(parse_state& st, const direct_view& v, const std::uint32_t* ip);
-const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,
-                                       const std::uint32_t* ip, const key_filter& f);
-#endif
-
 }  // namespace keel::json::detail

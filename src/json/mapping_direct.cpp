@@ -11,32 +11,6 @@
 
 namespace keel::json::detail {
 
-namespace {
-
-struct kernels {
-  kernel_fn positions;
-  value_at_fn value;
-  skip_members_fn skip;
-};
-
-kernels kernels_for(isa which) {
-  switch (which) {
-#if defined(__x86_64__)
-    case isa::avx512:
-      return {positions_avx512, value_at_avx512, skip_members_avx512};
-    case isa::avx2:
-      return {positions_avx2, value_at_avx2, skip_members_avx2};
-#elif defined(__aarch64__)
-    case isa::neon:
-      return {positions_neon, value_at_neon, skip_members_neon};
-#endif
-    default:
-      return {positions_scalar, value_at_scalar, skip_members_scalar};
-  }
-}
-
-}  // namespace
-
 bool text_cursor::start(std::string_view text) noexcept {
   opt_ = p_.options();
   if (opt_.allow_comments || opt_.stop_after_first) return false;
@@ -49,7 +23,7 @@ bool text_cursor::start(std::string_view text) noexcept {
     bytes += 3;
     size -= 3;
   }
-  const kernels k = kernels_for(which);
+  const kernel_set k = kernel_set_for(which);
   static_assert(sizeof(parse_state) <= sizeof(state_) && alignof(parse_state) <= 8);
   auto* st = new (state_) parse_state;
   st_ = st;
@@ -83,8 +57,8 @@ bool text_cursor::start(std::string_view text) noexcept {
   idx_ = st->idx;
   end_ = st->idx + st->n_idx;
   view_.safe = st->idx + safe;
-  value_ = k.value;
-  skip_ = k.skip;
+  value_ = k.value_at;
+  skip_ = k.skip_members;
   return true;
 }
 

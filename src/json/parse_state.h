@@ -72,10 +72,38 @@ void positions_avx512(parse_state& st);
 void parse_neon(parse_state& st);
 void positions_neon(parse_state& st);
 #endif
-// The functions of a kernel set (parser.cpp).
+// Struct mapping's direct read (direct_kernels.h): one value, or a run of unknown members, at a
+// position.
+struct direct_view;  // keel/json/mapping.h
+struct key_filter;   // keel/json/mapping.h
+using value_at_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
+                                             const std::uint32_t*);
+using skip_members_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
+                                                 const std::uint32_t*, const key_filter&);
+const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
+                                     const std::uint32_t* ip);
+const std::uint32_t* skip_members_scalar(parse_state& st, const direct_view& v,
+                                         const std::uint32_t* ip, const key_filter& f);
+#if defined(__x86_64__)
+const std::uint32_t* value_at_avx2(parse_state& st, const direct_view& v, const std::uint32_t* ip);
+const std::uint32_t* skip_members_avx2(parse_state& st, const direct_view& v,
+                                       const std::uint32_t* ip, const key_filter& f);
+const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
+                                     const std::uint32_t* ip);
+const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
+                                         const std::uint32_t* ip, const key_filter& f);
+#elif defined(__aarch64__)
+const std::uint32_t* value_at_neon(parse_state& st, const direct_view& v, const std::uint32_t* ip);
+const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,
+                                       const std::uint32_t* ip, const key_filter& f);
+#endif
+
+// The functions of a kernel set (parser.cpp): the one switch over kernel sets.
 struct kernel_set {
-  kernel_fn parse;      // both stages
-  kernel_fn positions;  // stage 1 alone
+  kernel_fn parse;               // both stages
+  kernel_fn positions;           // stage 1 alone
+  value_at_fn value_at;          // struct mapping: one value
+  skip_members_fn skip_members;  // struct mapping: a run of unknown members
 };
 kernel_set kernel_set_for(isa which) noexcept;
 
