@@ -1025,8 +1025,8 @@ KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
   if (!ok || !Build) return;
   if constexpr (M == stage2_mode::in_place) {
     // The document's strings are the caller's text: a copy made to strip comments goes back
-    // there first.
-    if (st.buf != st.in_place_text) std::memcpy(st.in_place_text, st.buf, st.len);
+    // there first, up to the end of the value (text after it stays as it was).
+    if (st.buf != st.in_place_text) std::memcpy(st.in_place_text, st.buf, st.consumed);
     unescape_in_place(nodes, static_cast<std::size_t>(out_end - nodes), st.in_place_text);
     st.finish(static_cast<std::size_t>(out_end - nodes), 0);
   } else {

@@ -206,6 +206,7 @@ std::uint32_t* parse_state::positions(std::size_t n) noexcept {
 void parse_state::finish(std::size_t node_count, std::size_t string_bytes) noexcept {
   doc->node_count_ = node_count;
   doc->string_bytes_ = string_bytes;
+  doc->in_place_ = nullptr;  // parser::run sets it after a parse in place
 }
 
 }  // namespace detail

@@ -32,6 +32,12 @@ namespace keel::json::detail {
 // stores: 64 bytes, a string block: 32 bytes) plus separators, with margin.
 inline constexpr std::ptrdiff_t kWriteSlack = 160;
 
+// Thrown by grow_output when a streamed write's sink refuses a piece (writer.cpp turns it into
+// io_error): the rest of the text is not formatted.
+struct sink_stopped {};
+// A streamed write's buffer: the size of the pieces it hands on (writer.cpp).
+inline constexpr std::size_t kStreamChunk = std::size_t{64} << 10;
+
 // The writer's output buffer and, for a streamed write, where full buffers go.
 struct output_buffer {
   std::unique_ptr<char[]>& buf;

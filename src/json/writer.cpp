@@ -19,17 +19,14 @@
 namespace keel::json {
 namespace detail {
 
-// A streamed write's buffer: the size of the pieces it hands on (a string that needs more room
-// grows it).
-constexpr std::size_t kStreamChunk = std::size_t{64} << 10;
-
 char* grow_output(output_buffer& out, std::size_t& used, std::size_t need) {
   const auto slack = static_cast<std::size_t>(kWriteSlack);
   if (out.sink != nullptr) {
     write_sink& s = *out.sink;
-    if (used > 0 && !s.failed) {
+    if (used > 0) {
       s.failed = !s.put(s.ctx, out.buf.get(), used);
       s.written += used;
+      if (s.failed) throw sink_stopped{};  // nothing more to write: writer::write_nodes
     }
     used = 0;
     if (out.cap >= need + slack && out.cap >= kStreamChunk) return out.buf.get();
@@ -214,12 +211,20 @@ error_code writer::write_nodes(const detail::node* root, const char* strings, st
 #elif defined(__aarch64__)
     constexpr detail::long_scan wide = detail::scan_long_neon;
 #endif
+    // A streamed write hands on pieces of the chunk's size: a buffer grown by earlier whole
+    // writes is given back first.
+    if (sink != nullptr && capacity_ > 2 * detail::kStreamChunk) {
+      buf_.reset();
+      capacity_ = 0;
+    }
     detail::output_buffer out{buf_, capacity_, sink};
     return which == isa::scalar
                ? detail::write_document<nullptr, Mut>(out, size, root, strings, stack_, options_)
                : detail::write_document<wide, Mut>(out, size, root, strings, stack_, options_);
   } catch (const std::bad_alloc&) {
     return error_code::out_of_memory;
+  } catch (const detail::sink_stopped&) {
+    return error_code::io_error;
   }
 }
 
@@ -244,7 +249,7 @@ namespace {
 result<std::size_t> finish_stream(error_code e, const char* last, std::size_t size,
                                   detail::write_sink& sink) noexcept {
   if (e != error_code::ok) return e;
-  if (size > 0 && !sink.failed) {
+  if (size > 0) {
     sink.failed = !sink.put(sink.ctx, last, size);
     sink.written += size;
   }

@@ -210,6 +210,19 @@ TEST_P(Suite, InPlaceAgreesWithParse) {
   auto whole = a.parse(doc);
   ASSERT_TRUE(whole.ok());
   EXPECT_EQ(*whole->at_pointer("/k\"ey/0")->get<std::string_view>(), "\u00e9\n\t\"x\\/");
+  // With comments and stop_after_first, the text after the value stays as it was (the stripped
+  // copy goes back only up to the value's end).
+  parse_options c;
+  c.isa = GetParam();
+  c.allow_comments = c.stop_after_first = true;
+  parser pc(c);
+  std::string text = R"(["a\n" /* x */] /* next */ [1])";
+  const std::string tail = text.substr(text.find("/* next"));
+  text.append(in_place_padding, ' ');
+  auto first = pc.parse_in_place(text.data(), text.size() - in_place_padding, text.size());
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first->at(0)->get<std::string_view>(), "a\n");
+  EXPECT_EQ(text.substr(text.find("/* next"), tail.size()), tail);
   // Too little padding: an error, nothing read.
   std::string small = "[1]";
   EXPECT_EQ(b.parse_in_place(small.data(), 3, 3 + in_place_padding - 1).code(),

@@ -26,7 +26,7 @@ struct write_sink {
   void* ctx = nullptr;
   bool (*put)(void* ctx, const char* data, std::size_t size) = nullptr;
   std::size_t written = 0;  // bytes handed on so far
-  bool failed = false;      // put returned false: later pieces are dropped
+  bool failed = false;      // put returned false: the write stopped there
 };
 }  // namespace detail
 
