@@ -20,14 +20,14 @@ template <class I>
 const std::uint32_t* value_at(parse_state& st, const direct_view& v,
                               const std::uint32_t* ip) noexcept {
   const std::uint32_t* const end = st.idx + st.n_idx;
-  stage2<I> s2{st,     v.buf,   st.len,    ip,        static_cast<std::size_t>(end - ip),
-               v.safe, v.nodes, v.strings, v.strings, v.nodes};
+  stage2<I, stage2_mode::one_value> s2{
+      st,     v.buf,   st.len,    ip,        static_cast<std::size_t>(end - ip),
+      v.safe, v.nodes, v.strings, v.strings, v.nodes};
   const std::uint8_t c = v.buf[*ip];
   if (c == '"') return s2.string(ip) ? ip + 2 : nullptr;  // no grammar state: straight to it
   if (c != '{' && c != '[' && c != ']' && c != '}' && c != ',' && c != ':' && ip < end)
     return s2.scalar(ip) ? ip + 1 : nullptr;
-  s2.one_value = true;
-  return s2.run() ? s2.next : nullptr;
+  return s2.run() ? st.next_position : nullptr;
 }
 
 // From ip, the position of a key in an object (after '{' or ','), parses and drops the members
@@ -47,8 +47,8 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
   // One stage 2 for every member, each value's nodes and strings written over the last one's.
   // (The validating stage 2 of parser::validate, nodes round a ring, measured slower here: 146 us
   // against 139 on twitter.json.)
-  stage2<I> s2{st, v.buf, st.len, st.idx, st.n_idx, v.safe, v.nodes, v.strings, v.strings, v.nodes};
-  s2.one_value = true;
+  stage2<I, stage2_mode::one_value> s2{st,     v.buf,   st.len,    st.idx,    st.n_idx,
+                                       v.safe, v.nodes, v.strings, v.strings, v.nodes};
   for (;;) {
     if (v.buf[*ip] != '"') return ip;
     // The key as written first: without a backslash it is the key.
@@ -72,7 +72,7 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
       s2.idx = ip;
       s2.n = static_cast<std::size_t>(end - ip);
       if (!s2.run()) return nullptr;
-      ip = s2.next;
+      ip = st.next_position;
     } else {
       if (!s2.scalar(ip)) return nullptr;  // fails on a byte that cannot start a value
       ++ip;

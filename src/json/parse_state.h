@@ -12,8 +12,9 @@ namespace keel::json::detail {
 
 // What stage 2 makes: the document (strings copied into its string area), nothing
 // (parser::validate), or the document with its strings left in the input, unescaped there
-// (parser::parse_in_place).
-enum class stage2_mode : std::uint8_t { build, validate, in_place };
+// (parser::parse_in_place); or, for struct mapping's direct read (direct_kernels.h), the nodes
+// of one value at a position, stopping after it with the next position in next_position.
+enum class stage2_mode : std::uint8_t { build, validate, in_place, one_value };
 
 struct parse_state {
   const std::uint8_t* buf = nullptr;  // input, after a skipped BOM / stripped comments
@@ -22,6 +23,7 @@ struct parse_state {
   parser* owner = nullptr;
   document* doc = nullptr;
   stage2_mode mode = stage2_mode::build;
+  const std::uint32_t* next_position = nullptr;  // one_value: the position after the value
   std::uint8_t* in_place_text = nullptr;  // in_place: the caller's text (after a skipped BOM)
 
   std::uint32_t* idx = nullptr;  // structural indices (capacity len + kIndexSlack)
