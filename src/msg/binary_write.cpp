@@ -50,25 +50,42 @@ inline bool is_fixed(type t) noexcept { return t < type::string || t == type::ti
 void put_value(sink& out, const value& v);
 
 // Each entry's name and, for the common types (numbers, strings), its value with one check of
-// the room left; nested and other values go through put_value.
+// the room left. The write position and the end stay in locals: every store through a byte
+// pointer may alias the sink's members, which would otherwise be reloaded after each one.
+// Nested and other values go through put_value.
 void put_entries(sink& out, const map& m) {
   out.put_varint(m.size());
+  std::uint8_t* p = out.pos();
+  std::uint8_t* end = out.end();
+  const auto room = [&](std::size_t n) {
+    if (static_cast<std::size_t>(end - p) < n) {
+      out.advance(p);
+      p = out.room(n);
+      end = out.end();
+    }
+  };
   for (const auto& e : m) {
     const std::string_view name = e.name;
     const value& v = e.value;
     const type t = v.type();
     if (is_fixed(t)) {
-      out.advance(put_fixed(put_text_at(out.room(23 + name.size()), name), v));
+      room(23 + name.size());
+      p = put_fixed(put_text_at(p, name), v);
     } else if (t == type::string || t == type::bytes) {
       const std::string_view s = v.as_text();
-      std::uint8_t* p = put_text_at(out.room(21 + name.size() + s.size()), name);
+      room(21 + name.size() + s.size());
+      p = put_text_at(p, name);
       *p = detail::tag_of(t);
-      out.advance(put_text_at(p + 1, s));
+      p = put_text_at(p + 1, s);
     } else {
+      out.advance(p);
       put_text(out, name);
       put_value(out, v);
+      p = out.pos();
+      end = out.end();
     }
   }
+  out.advance(p);
 }
 
 template <class T>
@@ -170,15 +187,18 @@ void put_value(sink& out, const value& v) {
 
 void write_binary(const message& m, std::string& out) {
   sink s(out);
-  std::uint8_t* p = s.room(detail::kPreamble);
+  const header& h = m.header;
+  const std::string* fields[] = {&h.source_id,     &h.source_sub_id, &h.target_id,
+                                 &h.target_sub_id, &h.type,          &h.version};
+  std::size_t need = detail::kPreamble;
+  for (const std::string* f : fields) need += 10 + f->size();
+  std::uint8_t* p = s.room(need);
   std::memcpy(p, detail::kMagic, 4);
   p[4] = kBinaryVersion;
   p[5] = 0;  // flags, none defined
-  s.advance(p + detail::kPreamble);
-  const header& h = m.header;
-  for (const std::string* f :
-       {&h.source_id, &h.source_sub_id, &h.target_id, &h.target_sub_id, &h.type, &h.version})
-    put_text(s, *f);
+  p += detail::kPreamble;
+  for (const std::string* f : fields) p = put_text_at(p, *f);
+  s.advance(p);
   put_entries(s, m.body());
   s.finish();
 }

@@ -161,7 +161,7 @@ inline const std::uint8_t* get_varint(const std::uint8_t* p, const std::uint8_t*
 class sink {
  public:
   explicit sink(std::string& out) : out_(out) {
-    out_.clear();
+    // Not cleared first: resize() zero-fills only past the old contents, which are overwritten.
     if (out_.capacity() < 64) out_.reserve(64);
     out_.resize(out_.capacity());
     p_ = base();
@@ -173,6 +173,7 @@ class sink {
   }
   void advance(std::uint8_t* to) noexcept { p_ = to; }
   std::uint8_t* pos() noexcept { return p_; }
+  std::uint8_t* end() noexcept { return end_; }
   std::size_t offset() const noexcept { return static_cast<std::size_t>(p_ - base()); }
   std::uint8_t* at(std::size_t off) noexcept { return base() + off; }
   void put(const void* data, std::size_t n) {
