@@ -397,6 +397,15 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
       "pod paths: cases without a suffix use the block-copy kernels chosen for this CPU "
       "(KEEL_BINCODE_ISA, else the best it runs); /avx2 and /scalar force that path's kernels in "
       "this process, each case with its own memcpy row (the same buffers for every path)");
+  // glibc picks its memcpy once per process from the CPU (its AVX-512 copy where the CPU has
+  // AVX-512): the /avx2 rows compare path with path only when glibc is held to AVX2 as well.
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  s.note(std::string("pod memcpy rows: the C library's memcpy as chosen for this process (") +
+         (tunables != nullptr ? std::string("GLIBC_TUNABLES=") + tunables
+                              : std::string("GLIBC_TUNABLES not set")) +
+         "); on a CPU with AVX-512, glibc copies with AVX-512 and the /avx2 rows compare keel's "
+         "AVX2 kernels with it; GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,"
+         "-AVX512DQ,-AVX512CD holds glibc to its AVX2 copy, as on an AVX2-only CPU");
   s.note(
       "struct: nothing in these cases depends on the instruction set (strings shorter than 64 "
       "bytes take the scalar UTF-8 check, no block reaches the copy kernels): one code path on "
