@@ -6,6 +6,7 @@
 // that already holds one reuses its storage (fill.h); on an error the message is left empty.
 #include "binary_read.h"
 #include "fill.h"
+#include "keel/detail/attributes.h"
 #include "keel/msg/binary.h"
 #include "text.h"
 #include "wire.h"
@@ -71,6 +72,10 @@ class reader {
     err_.offset = static_cast<std::size_t>(at - begin_);
     return false;
   }
+  int failed(error_code c, const std::uint8_t* at) {
+    fail(c, at);
+    return 0;
+  }
   std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
 
   bool varint(std::uint64_t& v) {
@@ -112,7 +117,8 @@ class reader {
           return fail(error_code::invalid_utf8, p_ - name.size());
         v = &f.next(name);
       }
-      if (!item(*v)) return false;
+      const int r = leaf(*v);
+      if (r == 0 || (r < 0 && !item(*v))) return false;
     }
     f.finish();
     return true;
@@ -141,20 +147,44 @@ class reader {
     return true;
   }
 
+  // A null, bool, number or string value at p_ (what most entries hold), read without a call
+  // from entries(): 1 read, 0 failed, -1 another type (nothing consumed; item() reads it).
+  KEEL_INLINE int leaf(value& v) {
+    using detail::value_access;
+    if (p_ == end_) return failed(error_code::truncated, end_);
+    const std::uint8_t tag = *p_;
+    if (tag > detail::kTagMax) return failed(error_code::bad_tag, p_);
+    const type t = detail::type_of_tag(tag);
+    if (t <= type::boolean) {
+      ++p_;
+      value_access::set_bits(v, t, tag == detail::kTagTrue ? 1 : 0);
+      return 1;
+    }
+    if (t <= type::float64) {
+      ++p_;
+      if (left() < detail::fixed_size(t)) return failed(error_code::truncated, end_);
+      value_access::set_bits(v, t, fixed_bits(t));
+      p_ += detail::fixed_size(t);
+      return 1;
+    }
+    if (t == type::string || t == type::bytes) {
+      ++p_;
+      std::string_view s;
+      if (!text(s, t == type::string)) return 0;
+      value_access::set_text(v, t, s.data(), s.size());
+      return 1;
+    }
+    return -1;
+  }
+
   bool item(value& v) {
     using detail::value_access;
-    if (p_ == end_) return fail(error_code::truncated, end_);
+    if (const int r = leaf(v); r >= 0) return r != 0;
     const std::uint8_t* at = p_;
-    const std::uint8_t tag = *p_++;
-    if (tag > detail::kTagMax) return fail(error_code::bad_tag, at);
-    const type t = detail::type_of_tag(tag);
+    const type t = detail::type_of_tag(*p_++);
     switch (t) {
       case type::null:
-        value_access::set_bits(v, type::null, 0);
-        return true;
       case type::boolean:
-        value_access::set_bits(v, type::boolean, tag == detail::kTagTrue ? 1 : 0);
-        return true;
       case type::int8:
       case type::int16:
       case type::int32:
@@ -165,23 +195,15 @@ class reader {
       case type::uint64:
       case type::float32:
       case type::float64:
-        if (left() < detail::fixed_size(t)) return fail(error_code::truncated, end_);
-        value_access::set_bits(v, t, fixed_bits(t));
-        p_ += detail::fixed_size(t);
-        return true;
+      case type::string:
+      case type::bytes:
+        break;  // read by leaf()
       case type::timestamp: {
         if (left() < 12) return fail(error_code::truncated, end_);
         const auto ns = detail::load<std::uint32_t>(p_ + 8);
         if (ns >= 1000000000u) return fail(error_code::bad_value, at + 9);
         value_access::set_timestamp(v, detail::load<std::int64_t>(p_), ns);
         p_ += 12;
-        return true;
-      }
-      case type::string:
-      case type::bytes: {
-        std::string_view s;
-        if (!text(s, t == type::string)) return false;
-        value_access::set_text(v, t, s.data(), s.size());
         return true;
       }
       case type::extension: {
