@@ -114,7 +114,7 @@ struct stage1 {
     prev_scalar = scalar >> 63;
     // Non-ASCII bytes (slow() ignores them when the check is off: allow_invalid_utf8 is read
     // there, not kept live in the loop).
-    const std::uint64_t hi = I::high(b);
+    const std::uint64_t hi = high(b);
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     const std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
@@ -128,6 +128,16 @@ struct stage1 {
     if ((bad_ctrl | hi | prev_hi) != 0) [[unlikely]]
       return slow(st, b, base, out, hi, bad_ctrl);
     return true;
+  }
+
+  // Nonzero when the block has a non-ASCII byte: the vector UTF-8 check needs no positions, and
+  // an ISA may have a cheaper test than the mask of high().
+  static std::uint64_t high(const typename I::block& b) noexcept {
+    if constexpr (I::kVectorUtf8 && requires { I::any_high(b); }) {
+      return I::any_high(b);
+    } else {
+      return I::high(b);
+    }
   }
 
   // A block with non-ASCII bytes, after one, or with a control character inside a string.

@@ -550,6 +550,24 @@ TEST_P(Parse, EveryLengthNoPadding) {
   }
 }
 
+// Stage 1 writes each 64-byte block's positions in steps: a block holding any number of them,
+// 0 to 64, yields every one (the array's size) at its exact offset (the error after it).
+TEST_P(Parse, EveryPositionCountInABlock) {
+  for (std::size_t k = 0; k <= 64; ++k) {
+    std::string block(64, ' ');
+    for (std::size_t i = 0; i < k; ++i) block[i] = i % 2 == 0 ? '0' : ',';
+    const bool comma_last = k > 0 && k % 2 == 0;
+    const std::string head = "[" + std::string(63, ' ') + block;
+    auto r = p(head + (comma_last ? "0]" : "]"));
+    ASSERT_TRUE(r.ok()) << k << ": " << r.error().to_string();
+    EXPECT_EQ(r->root().size(), (k + 1) / 2 + (comma_last ? 1 : 0)) << k;
+    auto bad = p(head + (comma_last ? "0}" : "}"));
+    ASSERT_FALSE(bad.ok()) << k;
+    EXPECT_EQ(bad.error().code, error_code::unexpected_character) << k;
+    EXPECT_EQ(bad.error().offset, comma_last ? 129u : 128u) << k;
+  }
+}
+
 // Stage 2 runs past the last position onto sentinel positions: every prefix of a document, and
 // documents made only of brackets and commas (no byte the sentinel can point at), must end in
 // the error the grammar state calls for. Exact-size heap copies let ASan see any over-read.
