@@ -52,6 +52,45 @@ TEST(Dom, TypesAndGet) {
   EXPECT_FALSE(root["pi"]->is_integer());
 }
 
+TEST(Dom, MovedFromDocumentIsEmpty) {
+  document a = doc();
+  const std::size_t nodes = a.node_count();
+  ASSERT_GT(nodes, 0u);
+  document b(std::move(a));
+  EXPECT_EQ(b.node_count(), nodes);
+  EXPECT_EQ(*b.root()["name"]->get<std::string_view>(), "keel");
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the state a move leaves is specified
+  EXPECT_EQ(a.node_count(), 0u);
+  EXPECT_EQ(a.dom_bytes(), 0u);
+  EXPECT_FALSE(a.root().valid());
+  document c;
+  c = std::move(b);
+  EXPECT_EQ(*c.root()["version"]->get<std::int64_t>(), 1);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move)
+  parser p;
+  const std::string_view text = R"([1,"two"])";
+  ASSERT_FALSE(p.parse_into(b, text.data(), text.size()));  // parsed into again
+  EXPECT_EQ(b.root().size(), 2u);
+}
+
+TEST(Dom, MovedFromParserParsesAgain) {
+  parser a;
+  ASSERT_TRUE(a.parse(kDoc).ok());
+  const std::size_t fresh = parser().scratch_bytes();
+  ASSERT_GT(a.scratch_bytes(), fresh);
+  parser b(std::move(a));
+  EXPECT_EQ(*b.doc().root()["name"]->get<std::string_view>(), "keel");
+  EXPECT_EQ(a.scratch_bytes(), fresh);  // NOLINT(bugprone-use-after-move): specified empty
+  EXPECT_TRUE(a.doc().empty());
+  auto r = a.parse(kDoc);  // allocates its buffers again
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->size(), 11u);
+  parser c;
+  c = std::move(b);
+  EXPECT_EQ(*c.doc().root()["version"]->get<std::int64_t>(), 1);
+  EXPECT_TRUE(b.parse("[1,2]").ok());  // NOLINT(bugprone-use-after-move)
+}
+
 TEST(Dom, ArraysAndIteration) {
   const auto d = doc();
   const value list = *d.root()["list"];

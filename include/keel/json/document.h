@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 
 #include "keel/json/error.h"
 #include "keel/json/options.h"
@@ -23,8 +24,12 @@ struct dom_builder;  // builds a document from a mutable one (src/json/mutable.c
 class document {
  public:
   document() = default;
-  document(document&&) noexcept = default;
-  document& operator=(document&&) noexcept = default;
+  // A moved-from document is empty (no nodes, no strings), as a default-constructed one.
+  document(document&& o) noexcept { take(o); }
+  document& operator=(document&& o) noexcept {
+    if (this != &o) take(o);
+    return *this;
+  }
 
   value root() const noexcept { return {nodes_.get(), in_place_ ? in_place_ : strings_.get()}; }
   bool empty() const noexcept { return node_count_ == 0; }
@@ -41,6 +46,15 @@ class document {
   friend class parser;
   friend struct detail::parse_state;
   friend struct detail::dom_builder;
+  void take(document& o) noexcept {
+    nodes_ = std::move(o.nodes_);
+    strings_ = std::move(o.strings_);
+    node_capacity_ = std::exchange(o.node_capacity_, 0);
+    node_count_ = std::exchange(o.node_count_, 0);
+    string_capacity_ = std::exchange(o.string_capacity_, 0);
+    string_bytes_ = std::exchange(o.string_bytes_, 0);
+    in_place_ = std::exchange(o.in_place_, nullptr);
+  }
   std::unique_ptr<detail::node[]> nodes_;
   std::size_t node_capacity_ = 0, node_count_ = 0;
   std::unique_ptr<char[]> strings_;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "keel/json/document.h"
 #include "keel/json/error.h"
@@ -27,8 +28,12 @@ inline constexpr std::size_t in_place_padding = 64;
 class parser {
  public:
   explicit parser(const parse_options& options = {}) : options_(options) {}
-  parser(parser&&) noexcept = default;
-  parser& operator=(parser&&) noexcept = default;
+  // A moved-from parser holds no buffers (it allocates them again on its next parse).
+  parser(parser&& o) noexcept { take(o); }
+  parser& operator=(parser&& o) noexcept {
+    if (this != &o) take(o);
+    return *this;
+  }
   ~parser();
 
   parse_options& options() noexcept { return options_; }
@@ -81,6 +86,20 @@ class parser {
   std::size_t consumed_ = 0;
   json::isa last_isa_ = json::isa::automatic;
   error run(document& doc, const void* data, std::size_t size, detail::stage2_mode mode) noexcept;
+  void take(parser& o) noexcept {
+    options_ = o.options_;
+    doc_ = std::move(o.doc_);
+    indices_ = std::move(o.indices_);
+    index_capacity_ = std::exchange(o.index_capacity_, 0);
+    stack_ = std::move(o.stack_);
+    stack_capacity_ = std::exchange(o.stack_capacity_, 0);
+    scratch_ = std::move(o.scratch_);
+    scratch_capacity_ = std::exchange(o.scratch_capacity_, 0);
+    comment_copy_ = std::move(o.comment_copy_);
+    o.comment_copy_.clear();
+    consumed_ = std::exchange(o.consumed_, 0);
+    last_isa_ = std::exchange(o.last_isa_, json::isa::automatic);
+  }
   friend struct detail::parse_state;
 };
 
