@@ -797,10 +797,13 @@ struct stage2 {
     if (stack == nullptr) return fail(error_code::out_of_memory, 0);
     const std::uint32_t* ip = idx;
     const std::uint32_t* const end = idx + n;
-    std::size_t depth = 0;
-    // The innermost container: its first node, and its element count times two plus one for an
-    // object (one value for both: one fewer live in the grammar loop, and close needs no index
-    // arithmetic).
+    // The enclosing containers: two words each, sp past the innermost; max_depth of them at most
+    // (one pointer instead of a depth and the stack: fewer values live in the grammar loop).
+    std::uint64_t* sp = stack;
+    const std::uint64_t* const sp_limit = stack + 2 * (stack_cap - 1);  // max_depth levels
+    // The innermost container: its first node (nullptr at the top level, outside every
+    // container), and its element count times two plus one for an object (one value for both:
+    // one fewer live in the grammar loop, and close needs no index arithmetic).
     node* cur_start = nullptr;
     std::uint64_t cur_count = 0;
     // No end check: the positions after the last one are sentinels (see sentinels()).
@@ -813,10 +816,10 @@ struct stage2 {
     switch (ch(ip)) {
       case '{':
       case '[': {
-        if (depth >= max_depth) return fail(error_code::depth_exceeded, *ip);
-        stack[2 * depth] = std::bit_cast<std::uint64_t>(cur_start);
-        stack[2 * depth + 1] = cur_count;
-        ++depth;
+        if (sp >= sp_limit) return fail(error_code::depth_exceeded, *ip);
+        sp[0] = std::bit_cast<std::uint64_t>(cur_start);
+        sp[1] = cur_count;
+        sp += 2;
         cur_count = buf[*ip] == '{';
         cur_start = out;
         ++out;
@@ -841,7 +844,7 @@ struct stage2 {
       case ']':
         // A value expected after a comma (an array's first value after '[' was checked there):
         // a trailing comma, when allowed. Checked here, off the path of every comma.
-        if (opt.allow_trailing_commas && depth > 0 && !(cur_count & 1)) {
+        if (opt.allow_trailing_commas && cur_start != nullptr && !(cur_count & 1)) {
           ++ip;
           goto close;
         }
@@ -873,7 +876,7 @@ struct stage2 {
     ++ip;
     goto value;
   after_value:
-    if (depth == 0) goto done;
+    if (cur_start == nullptr) goto done;
     cur_count += 2;
     if (cur_count & 1) {
       const std::uint8_t c = ch(ip++);
@@ -889,9 +892,9 @@ struct stage2 {
   close : {
     cur_start->tag = tag_of((cur_count & 1) ? type::object : type::array, cur_count >> 1);
     cur_start->data = static_cast<std::uint64_t>(out - cur_start);
-    --depth;
-    cur_start = std::bit_cast<node*>(stack[2 * depth]);
-    cur_count = stack[2 * depth + 1];
+    sp -= 2;
+    cur_start = std::bit_cast<node*>(sp[0]);
+    cur_count = sp[1];
     goto after_value;
   }
   done:
