@@ -65,15 +65,17 @@ inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) no
 
 struct no_utf8_check {};
 
-template <class I>
+// Lines: also the offset of every '\n' to lines_out (NDJSON batches, lines_fn).
+template <class I, bool Lines = false>
 struct stage1 {
   // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
   [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
-  std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
-  std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
-  std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
-  std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
-  std::uint64_t prev_hi = 0;         // the previous block's non-ASCII bytes (vector UTF-8 check)
+  std::uint64_t prev_escaped = 0;      // bit 0: the next block's first byte is escaped
+  std::uint64_t prev_in_string = 0;    // all ones when the previous block ended inside a string
+  std::uint64_t prev_scalar = 0;       // bit 0: the previous block ended inside a bare token
+  std::size_t utf8_resume = 0;         // first byte not yet covered by a validated sequence
+  std::uint64_t prev_hi = 0;           // the previous block's non-ASCII bytes (vector UTF-8 check)
+  std::uint32_t* lines_out = nullptr;  // Lines: where the next line end goes
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -118,6 +120,12 @@ struct stage1 {
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     const std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
+    if constexpr (Lines) {
+      // Few lines a block: one at a time, each entry within st.len of room.
+      for (std::uint64_t nl = I::eq(b, '\n'); nl != 0; nl &= nl - 1)
+        *lines_out++ =
+            static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(std::countr_zero(nl));
+    }
     // The positions are written one block late: the compress and stores of the previous block
     // overlap this block's classification instead of waiting at the end of its dependency chain.
     // (The previous block's base is base - 64; for the first block pending is 0.)
@@ -233,6 +241,12 @@ struct stage1 {
     stage1 s1;
     s1.scan(st);
   }
+  static void run(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
+    stage1 s1;
+    s1.lines_out = lines;
+    s1.scan(st);
+    n_lines = static_cast<std::size_t>(s1.lines_out - lines);
+  }
 
   KEEL_INLINE void scan(parse_state& st) noexcept {
     std::uint32_t* out = st.idx;
@@ -293,8 +307,6 @@ inline constexpr token_table kTokenChar{};
 
 // Bytes the string and number readers may read past the end of what they parse.
 inline constexpr std::size_t kPad = 64;
-// Sentinel positions after the last one (sentinels()); kIndexSlack leaves room for them.
-inline constexpr std::size_t kSentinels = 4;
 
 inline bool is_digit(std::uint8_t c) noexcept { return static_cast<std::uint8_t>(c - '0') < 10; }
 
@@ -997,6 +1009,12 @@ void find_positions(parse_state& st) noexcept {
     I::stage1(st);  // the ISA's own stage 1 (isa_scalar: stage1_scalar.h)
   else
     stage1<I>::run(st);
+}
+
+// Stage 1 alone with the line ends too (lines_fn): the ISAs built on stage1<I>.
+template <class I>
+void find_positions_lines(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
+  stage1<I, true>::run(st, lines, n_lines);
 }
 
 // Both stages; the result (or error) is left in st. One function per mode: with both stages

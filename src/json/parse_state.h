@@ -51,6 +51,10 @@ struct parse_state {
 };
 
 inline constexpr std::size_t kIndexSlack = 72;  // flatten() writes up to 64 past the count
+// Stage 2 writes this many sentinel positions after the last one (sentinels() in parse_kernels.h),
+// and nothing else past the positions: with positions_given, the entries after a record's share
+// of a larger position list are overwritten only there.
+inline constexpr std::size_t kSentinels = 4;
 // Inputs from this size on keep their structural positions in the node area's tail during stage
 // 2 (parse_state::nodes): one buffer less at the peak, for a pass over the positions and a copy.
 inline constexpr std::size_t kOverlayMinBytes = std::size_t{64} << 20;
@@ -60,19 +64,27 @@ inline constexpr std::size_t kStringSlack = 80;      // string copies write whol
 inline constexpr std::size_t kValidateRing = 256;
 
 using kernel_fn = void (*)(parse_state&);
+// Stage 1 alone (as kernel_set::positions) that also writes the offset of every '\n' of the input,
+// in order, to `lines` (room for st.len entries) and their count to n_lines. After a stage-1
+// error every line end before the error is there (later ones may be too).
+using lines_fn = void (*)(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 // Both stages (parse_document in parse_kernels.h), per kernel set.
 void parse_scalar(parse_state& st);
 // Stage 1 alone (find_positions): st.buf / st.len / st.opt and a position buffer st.idx of
 // st.len + kIndexSlack entries in; st.idx / st.n_idx and st.s1_error / st.s1_offset out.
 void positions_scalar(parse_state& st);
+// Stage 1 alone with the line ends (lines_fn; the kernel sets whose stage 1 is stage1<I>).
 #if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
 void positions_avx2(parse_state& st);
 void positions_avx512(parse_state& st);
+void positions_lines_avx2(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+void positions_lines_avx512(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 #elif defined(__aarch64__)
 void parse_neon(parse_state& st);
 void positions_neon(parse_state& st);
+void positions_lines_neon(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 #endif
 // Struct mapping's direct read (direct_kernels.h): one value, or a run of unknown members, at a
 // position.
@@ -104,6 +116,7 @@ const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,
 struct kernel_set {
   kernel_fn parse;               // both stages
   kernel_fn positions;           // stage 1 alone
+  lines_fn positions_lines;      // stage 1 alone with the line ends; nullptr for the scalar set
   value_at_fn value_at;          // struct mapping: one value
   skip_members_fn skip_members;  // struct mapping: a run of unknown members
 };
