@@ -52,7 +52,7 @@ ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t li
     if (k < ends.size()) {
       nl = ends[k++];
     } else {
-      nl = find_newline(text, pos);
+      nl = batch.line_end(p, text, pos, true);
       if (nl == std::string_view::npos) nl = text.size();
     }
     const std::string_view l = text.substr(pos, nl - pos);
@@ -367,7 +367,9 @@ bool ndjson_reader::next() {
   if (options_.concatenated) return next_value();
   bool discarding = false;  // inside a too-long record being skipped
   while (!stopped_) {
-    std::size_t nl = find_newline(text_, begin_);
+    const bool complete = !streaming_ || eof_;
+    std::size_t nl =
+        batch_ ? batch_->line_end(parser_, text_, begin_, complete) : find_newline(text_, begin_);
     if (nl == std::string_view::npos) {
       if (streaming_ && !eof_) {
         const std::size_t pending = text_.size() - begin_;
@@ -408,9 +410,9 @@ bool ndjson_reader::next() {
       skip(e);
       continue;
     }
-    const json::error pe =
-        batch_ ? batch_->parse(parser_, doc_, text_, at - base_, l.size(), !streaming_ || eof_)
-               : parser_.parse_into(doc_, l.data(), l.size());
+    const json::error pe = batch_
+                               ? batch_->parse(parser_, doc_, text_, at - base_, l.size(), complete)
+                               : parser_.parse_into(doc_, l.data(), l.size());
     if (!pe) {
       info_ = {record_, line_, at};
       return true;

@@ -36,6 +36,19 @@ std::uint32_t* room(std::unique_ptr<std::uint32_t[]>& p, std::size_t& cap, std::
   return p.get();
 }
 
+// The offset of every '\n' in p[0, len) written to out (room for len entries); returns the
+// count. (For the kernel sets whose stage 1 does not report them.)
+std::size_t newlines_memchr(const char* p, std::size_t len, std::uint32_t* out) noexcept {
+  std::uint32_t* o = out;
+  const char* const end = p + len;
+  for (const char* q = p; q < end; ++q) {
+    q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
+    if (q == nullptr) break;
+    *o++ = static_cast<std::uint32_t>(q - p);
+  }
+  return static_cast<std::size_t>(o - out);
+}
+
 }  // namespace
 
 bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
@@ -60,7 +73,15 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   st.opt = &o;
   st.idx = pos;
   const kernel_set k = kernel_set_for(which);
-  k.positions(st);
+  // Stage 1 reports the line ends where it can: no search per line, no pass of its own.
+  std::uint32_t* const ends =
+      k.positions_lines != nullptr ? room(ends_, ends_capacity_, len, kBatchBytes) : nullptr;
+  std::size_t lines = 0;
+  if (ends != nullptr) {
+    k.positions_lines(st, ends, lines);
+  } else {
+    k.positions(st);
+  }
   std::size_t n = st.n_idx;
   if (st.s1_error != error_code::ok) {
     // The batch ends before the line of the error (that line is parsed alone).
@@ -68,7 +89,11 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
     if (nl == nullptr) return false;
     len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
     while (n > 0 && pos[n - 1] >= len) --n;
+    while (lines > 0 && ends[lines - 1] >= len) --lines;
   }
+  lines_found_ = ends != nullptr;
+  lines_ = lines;
+  next_line_ = 0;
   begin_ = start;
   end_ = start + len;
   count_ = n;
@@ -77,44 +102,79 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   return true;
 }
 
+bool line_batch::make_at(parser& p, std::string_view text, std::size_t at, std::size_t len,
+                         bool complete) noexcept {
+  const char* const line = text.data() + at;
+  // A line no batch could start at is not tried again (a stage-1 error in it, or too long).
+  if (line == failed_) return false;
+  if (make(p, text, at, complete) && line < end_ && line + len <= end_) return true;
+  failed_ = line;
+  return false;
+}
+
+void line_batch::find_lines() noexcept {
+  const auto len = static_cast<std::size_t>(end_ - begin_);
+  lines_found_ = true;
+  lines_ = next_line_ = 0;
+  std::uint32_t* const out = room(ends_, ends_capacity_, len, kBatchBytes);
+  if (out == nullptr) return;  // line_end() searches line by line
+  lines_ = newlines_memchr(begin_, len, out);
+}
+
+std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::size_t at,
+                                      bool complete) noexcept {
+  if (at >= text.size()) return std::string_view::npos;
+  // Comments may span lines: such lines are parsed alone (parse()), found by a search here.
+  if (!p.options().allow_comments && covers(p, text, at, 0, complete)) {
+    if (!lines_found_) find_lines();
+    const auto a = static_cast<std::uint32_t>(text.data() + at - begin_);
+    const std::uint32_t* const ends = ends_.get();
+    // Lines come in order: the next end is the line's unless lines were passed over.
+    while (next_line_ < lines_ && ends[next_line_] < a) ++next_line_;
+    if (next_line_ < lines_) return at + (ends[next_line_++] - a);
+  }
+  const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
+  return nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data())
+                       : std::string_view::npos;
+}
+
 error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,
                         std::size_t len, bool complete) noexcept {
   const char* const line = text.data() + at;
   const parse_options& o = p.options();
   // Comments may span lines: only a line alone says what its comments are.
-  if (o.allow_comments) return p.parse_into(doc, line, len);
-  if (line < begin_ || line + len > end_) {
-    if (!make(p, text, at, complete) || line + len > end_) return p.parse_into(doc, line, len);
-  }
+  if (o.allow_comments || !covers(p, text, at, len, complete)) return p.parse_into(doc, line, len);
   // The line's positions: from the first at or after its start to the first at or after its end
   // (at most one a byte).
   const auto a = static_cast<std::uint32_t>(line - begin_);
   const auto b = static_cast<std::uint32_t>(a + len);
-  const std::uint32_t* const all = positions_.get();
-  const std::uint32_t* const stop = all + count_;
-  const std::uint32_t* first = all + next_;
+  std::uint32_t* const all = positions_.get();
+  std::uint32_t* const stop = all + count_;
+  std::uint32_t* first = all + next_;
   if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
   // Lines of one shape have as many positions as the line before: check that count first.
-  const std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
+  std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
   if ((last > first && last[-1] >= b) || (last < stop && *last < b))
     last = std::lower_bound(first, std::min(stop, first + len + 1), b);
   next_ = static_cast<std::size_t>(last - all);
   const auto n = static_cast<std::size_t>(last - first);
   last_count_ = n;
-  std::uint32_t* const idx =
-      room(record_, record_capacity_, n + kIndexSlack, kBatchBytes + kIndexSlack);
-  if (idx == nullptr) return p.parse_into(doc, line, len);
-  std::memcpy(idx, first, n * sizeof *idx);
+  // Stage 2 reads the record's positions where they are; the sentinels it writes after them
+  // (kSentinels, within the kIndexSlack entries after the batch's) go over the next record's
+  // first positions, kept here and put back.
+  std::uint32_t kept[kSentinels];
+  std::memcpy(kept, last, sizeof kept);
   parse_state st;
   st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
   st.len = static_cast<std::size_t>(end_ - begin_);
   st.opt = &o;
   st.owner = &p;
   st.doc = &doc;
-  st.idx = idx;
+  st.idx = first;
   st.n_idx = n;
   st.positions_given = true;
   build_(st);
+  std::memcpy(last, kept, sizeof kept);
   if (st.code == error_code::ok) return {};
   return p.parse_into(doc, line, len);
 }
