@@ -14,13 +14,8 @@
 
 namespace keel::json::detail {
 
-// The value of the first k (0 to 16) lanes of d (digit values 0-9): the k lanes right-aligned
-// by a shuffle (output lane j takes input lane j + k - 16; a negative index gives 0), then
-// combined pairwise.
-KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
-  const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m128i aligned =
-      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16))));
+// The value of 16 digit lanes (values 0-9, the first the most significant), combined pairwise.
+KEEL_INLINE std::uint64_t aligned_value(__m128i aligned) noexcept {
   const __m128i two = _mm_maddubs_epi16(
       aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
   const __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
@@ -28,6 +23,15 @@ KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
                                        _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
   const auto r = static_cast<std::uint64_t>(_mm_cvtsi128_si64(eight));
   return (r & 0xffffffffU) * 100000000U + (r >> 32);
+}
+
+// The value of the first k (0 to 16) lanes of d (digit values 0-9): the k lanes right-aligned
+// by a shuffle (output lane j takes input lane j + k - 16; a negative index gives 0), then
+// combined pairwise.
+KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
+  const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  return aligned_value(
+      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16)))));
 }
 
 // The 16 bytes at p minus '0'.
@@ -56,6 +60,17 @@ KEEL_INLINE std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
 // The value of the k (1 to 16) digits at p, known to be digits: digits16() without the count.
 KEEL_INLINE std::uint64_t digits_value(const std::uint8_t* p, int k) noexcept {
   return lanes_value(digit_lanes(p), k);
+}
+
+// The value of the il integer digits at p and the fl fraction digits after the '.' at p[il], as
+// one integer of il + fl <= 15 digits (the dot dropped): one shuffle right-aligns the digits of
+// both parts, output lane j taking input lane j + il + fl - 16, plus one from lane 16 - fl on.
+KEEL_INLINE std::uint64_t decimal_value(const std::uint8_t* p, int il, int fl) noexcept {
+  const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m128i after_dot = _mm_cmpgt_epi8(iota, _mm_set1_epi8(static_cast<char>(15 - fl)));
+  const __m128i index =
+      _mm_sub_epi8(_mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(il + fl - 16))), after_dot);
+  return aligned_value(_mm_shuffle_epi8(digit_lanes(p), index));
 }
 
 }  // namespace keel::json::detail

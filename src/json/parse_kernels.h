@@ -642,7 +642,8 @@ struct stage2 {
     p += neg;
     if constexpr (I::kSimdDigits) {
       // The common shapes, -?int and -?int.frac with up to 16 digits in each part and 19 in all,
-      // from one digit mask of 32 bytes; both parts convert in parallel (digits_sse.h).
+      // from one digit mask of 32 bytes. A fraction of up to 15 digits in all converts in one
+      // step, the dot dropped; longer ones convert both parts in parallel (digits_sse.h).
       const std::uint32_t digs = digit_mask32(p);
       const auto il = static_cast<unsigned>(std::countr_zero(~digs));  // integer digits
       if (il - 1 < 16 && (p[0] != '0' || il == 1)) {
@@ -651,6 +652,17 @@ struct stage2 {
           const std::uint8_t* const e = p + il + 1 + fl;
           if (fl - 1 < 16 && il + fl <= 19 && il + 1 + fl < 32 && (*e | 0x20) != 'e') {
             if (kTokenChar.t[*e]) return fail(error_code::invalid_number, off);
+            if (il + fl <= 15) {
+              // m < 10^15 < 2^53 and 10^fl are exact doubles: their quotient, correctly rounded,
+              // is the nearest double (Clinger). Chosen by digit count, which documents rarely
+              // mix across the 15/16 boundary (to_double() on the mantissa's size would).
+              const auto m = static_cast<std::int64_t>(
+                  decimal_value(p, static_cast<int>(il), static_cast<int>(fl)));
+              const double d = static_cast<double>(m) / kPow10Double[fl];
+              *out++ = {tag_of(type::double_, 0),
+                        std::bit_cast<std::uint64_t>(d) | (std::uint64_t{neg} << 63)};
+              return true;
+            }
             const std::uint64_t m = digits_value(p, static_cast<int>(il)) * kPow10U64[fl] +
                                     digits_value(p + il + 1, static_cast<int>(fl));
             return to_double(neg, m, -static_cast<std::int64_t>(fl), s, e, off);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -124,6 +125,48 @@ TEST_P(Parse, RandomNumbersMatchStrtod) {
       ASSERT_TRUE(v.is_double()) << text;
       EXPECT_EQ(*v.get<double>(), std::strtod(num.c_str(), nullptr)) << text;
     }
+  }
+}
+
+// Fractions of every layout around the one-step conversion (1-16 integer digits, 1-16 fraction
+// digits, up to 15 digits in all; then 16-17 digits), both signs, among other numbers (read in
+// place) and last (read from a padded copy): bit for bit strtod's double, -0.0 included.
+TEST_P(Parse, ShortFractionsBitExact) {
+  std::mt19937_64 rng(29);
+  for (int il = 1; il <= 16; ++il) {
+    for (int fl = 1; fl <= 16 && il + fl <= 17; ++fl) {
+      std::vector<std::string> nums;
+      for (int i = 0; i < 60; ++i) {
+        std::string num = (rng() & 1) ? "-" : "";
+        for (int k = 0; k < il; ++k)
+          num += static_cast<char>('0' + (il > 1 && k == 0 ? 1 + rng() % 9 : rng() % 10));
+        num += '.';
+        for (int k = 0; k < fl; ++k) num += static_cast<char>('0' + rng() % 10);
+        if (i % 20 == 0) num.replace(num.find('.') + 1, std::string::npos, std::string(fl, '0'));
+        if (i % 20 == 1) num.replace(num.find('.') + 1, std::string::npos, std::string(fl, '9'));
+        if (i % 20 == 2 && il == 1)
+          num = std::string(num[0] == '-' ? "-" : "") + "0." +
+                std::string(static_cast<std::size_t>(fl), '0');
+        nums.push_back(num);
+      }
+      std::string text = "[";
+      for (const std::string& n : nums)
+        text += n + (&n == &nums.back() ? "]" : (rng() & 1) ? ", " : ",");
+      auto r = p(text);
+      ASSERT_TRUE(r.ok()) << text;
+      for (std::size_t k = 0; k < nums.size(); ++k) {
+        const double want = std::strtod(nums[k].c_str(), nullptr);
+        const double got = *r->root().at(k)->get<double>();
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want)) << nums[k];
+      }
+    }
+  }
+  for (const char* c : {"-0.0", "0.0", "-0.000000000000000", "9.99999999999999", "0.1", "-0.3",
+                        "999999999999999.9", "1.00000000000001", "123456789012.345"}) {
+    const double want = std::strtod(c, nullptr);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(*p(c)->root().get<double>()),
+              std::bit_cast<std::uint64_t>(want))
+        << c;
   }
 }
 
