@@ -750,15 +750,24 @@ struct stage2 {
         return true;
       }
     } else if (int_digits + frac_digits <= 19) {
-      // m holds every digit exactly: value = m * 10^e10.
-      return to_double(neg, m, exp - static_cast<std::int64_t>(frac_digits), s, p, off);
+      // m holds every digit exactly: value = m * 10^e10. Up to 15 digits m < 2^53 and, for
+      // |e10| <= 22, 10^|e10| are exact doubles: their correctly rounded product or quotient is
+      // the nearest double (Clinger); else Eisel-Lemire.
+      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
+      if (int_digits + frac_digits <= 15 && static_cast<std::uint64_t>(e10 + 22) <= 44) {
+        const double dm = static_cast<double>(static_cast<std::int64_t>(m));
+        const double d = e10 < 0 ? dm / kPow10Double[-e10] : dm * kPow10Double[e10];
+        *out++ = {tag_of(type::double_, 0),
+                  std::bit_cast<std::uint64_t>(d) | (std::uint64_t{neg} << 63)};
+        return true;
+      }
+      return to_double(neg, m, e10, s, p, off);
     }
     return slow_double(s, p, off);
   }
 
   // The double nearest m * 10^e10 (m exact, <= 19 digits), negated if neg; s..p is the token.
-  // Eisel-Lemire (fast_float's compute_float) for every such number: one branch-free path
-  // (Clinger's exact shortcut for m <= 2^53 mispredicts when short and long mantissas mix).
+  // Eisel-Lemire (fast_float's compute_float): its own branches do not depend on the digits.
   KEEL_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10, const std::uint8_t* s,
                              const std::uint8_t* p, std::size_t off) noexcept {
     const fast_float::adjusted_mantissa am =

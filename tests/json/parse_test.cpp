@@ -130,7 +130,8 @@ TEST_P(Parse, RandomNumbersMatchStrtod) {
 
 // Fractions of every layout around the one-step conversion (1-16 integer digits, 1-16 fraction
 // digits, up to 15 digits in all; then 16-17 digits), both signs, among other numbers (read in
-// place) and last (read from a padded copy): bit for bit strtod's double, -0.0 included.
+// place) and last (read from a padded copy), and numbers with exponents around the exact
+// product / quotient (15 digits, |e| <= 22): bit for bit strtod's double, -0.0 included.
 TEST_P(Parse, ShortFractionsBitExact) {
   std::mt19937_64 rng(29);
   for (int il = 1; il <= 16; ++il) {
@@ -161,8 +162,32 @@ TEST_P(Parse, ShortFractionsBitExact) {
       }
     }
   }
-  for (const char* c : {"-0.0", "0.0", "-0.000000000000000", "9.99999999999999", "0.1", "-0.3",
-                        "999999999999999.9", "1.00000000000001", "123456789012.345"}) {
+  // With exponents (the general reader): 1-17 digits, 10^-25 to 10^25 in all.
+  for (int digits = 1; digits <= 17; ++digits) {
+    for (int e = -25; e <= 25; ++e) {
+      std::string num = (rng() & 1) ? "-" : "";
+      for (int k = 0; k < digits; ++k)
+        num += static_cast<char>('0' + (k == 0 ? 1 + rng() % 9 : rng() % 10));
+      int e10 = e;
+      if (digits > 1 && (rng() & 1)) {
+        const int frac = 1 + static_cast<int>(rng() % static_cast<unsigned>(digits - 1));
+        num.insert(num.size() - static_cast<std::size_t>(frac), ".");
+        e10 += frac;  // the written exponent: the same value m * 10^e
+      }
+      num += (rng() & 1) ? "e" : "E";
+      num += std::to_string(e10);
+      const double want = std::strtod(num.c_str(), nullptr);
+      auto r = p("[" + num + ",0]");
+      ASSERT_TRUE(r.ok()) << num;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(*r->root().at(0)->get<double>()),
+                std::bit_cast<std::uint64_t>(want))
+          << num;
+    }
+  }
+  for (const char* c :
+       {"-0.0", "0.0", "-0.000000000000000", "-0e5", "0e-30", "1e22", "1e23", "-1e-22", "1e-23",
+        "123456789012345e22", "123456789012345e-22", "9.99999999999999", "0.1", "-0.3",
+        "999999999999999.9", "1.00000000000001", "123456789012.345"}) {
     const double want = std::strtod(c, nullptr);
     EXPECT_EQ(std::bit_cast<std::uint64_t>(*p(c)->root().get<double>()),
               std::bit_cast<std::uint64_t>(want))
