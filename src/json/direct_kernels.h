@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The kernels of struct mapping's direct read (keel/json/mapping.h: text_cursor, direct_mapper),
 // written once over an ISA traits type I and instantiated in parse_<isa>.cpp beside the parser:
-// after stage 1, one value at a time is parsed by stage 2 (parse_kernels.h) from its position.
+// after stage 1, one value at a time is parsed by stage 2 (parse_kernels.h) from its position,
+// and the members the struct does not read are checked without being parsed (skip_members).
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "json/parse_kernels.h"
 #include "json/parse_state.h"
@@ -30,9 +34,187 @@ const std::uint32_t* value_at(parse_state& st, const direct_view& v,
   return s2.run() ? st.next_position : nullptr;
 }
 
-// From ip, the position of a key in an object (after '{' or ','), parses and drops the members
-// whose (unescaped) key no field can have (f), each validated like any value. Returns the
-// position of the first member whose key may be a field's, or of whatever else stands where a
+// Skipping a value the struct does not read, with the same verdict as stage 2 (valid or not: the
+// error itself is found by the DOM path, see direct_mapper) but none of its output: no nodes, no
+// string copies, no number conversion where the token's shape decides it. Stage 1 already
+// validated the text's UTF-8 and rejected control characters in strings; what remains is the
+// grammar, escapes, and the scalars' syntax (and a number's range). The fast paths read only
+// locals (buf, safe): stores through a char pointer would make GCC reload anything else.
+template <class I>
+using skip_stage2 = stage2<I, stage2_mode::one_value>;
+
+// True when the string whose quotes are at ip[0] and ip[1] has no backslash, so is valid as it
+// stands (one vector compare for most); false when it has one, or is too near the end of the text
+// to tell without stage 2 (ip + 1 >= safe).
+template <class I>
+KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe,
+                              const std::uint32_t* ip) noexcept {
+  if (ip + 1 >= safe) [[unlikely]]
+    return false;
+  // ip[1] + kPad <= len: whole chunks up to kPad past the closing quote are readable. The
+  // copies go to a local that nothing reads (the compiler drops the stores).
+  alignas(64) std::uint8_t scratch[64];
+  static_assert(I::kChunk <= sizeof scratch && I::kShort <= sizeof scratch && I::kChunk <= kPad);
+  const std::uint8_t* src = buf + ip[0] + 1;
+  auto remain = static_cast<std::size_t>(ip[1] - ip[0] - 1);
+  if (remain <= I::kShort)
+    return (I::copy_short(src, scratch) & ((std::uint64_t{1} << remain) - 1)) == 0;
+  for (;;) {
+    std::uint64_t m = I::copy_chunk(src, scratch);
+    if (remain <= I::kChunk) {
+      if (remain < 64) m &= (std::uint64_t{1} << remain) - 1;
+      return m == 0;
+    }
+    if (m != 0) return false;
+    src += I::kChunk;
+    remain -= I::kChunk;
+  }
+}
+
+// True when the bare token at ip is true, false, null or an integer of at most 19 digits (every
+// one of which stage 2 accepts), told by its shape; false for anything else (fractions,
+// exponents, longer integers, NaN / Infinity, bad tokens, a token near the end of the text),
+// which stage 2's own reader then decides.
+template <class I>
+KEEL_INLINE bool plain_scalar(const std::uint8_t* buf, const std::uint32_t* safe,
+                              const std::uint32_t* ip) noexcept {
+  if (ip + 1 >= safe) [[unlikely]]
+    return false;
+  const std::uint8_t* p = buf + *ip;  // kPad bytes after the token are readable
+  switch (*p) {
+    case 't':
+      return skip_stage2<I>::word4(p, "true") && !kTokenChar.t[p[4]];
+    case 'f':
+      return skip_stage2<I>::word4(p + 1, "alse") && !kTokenChar.t[p[5]];
+    case 'n':
+      return skip_stage2<I>::word4(p, "null") && !kTokenChar.t[p[4]];
+    default:
+      break;
+  }
+  const std::uint8_t* q = p + (*p == '-');
+  std::size_t digits = 1;
+  if (*q == '0') {
+    ++q;
+  } else if (is_digit(*q)) {
+    digits = 0;
+    for (int k = 0; k < 3; ++k) {  // up to 24 digits seen: enough to tell 19 from more
+      std::uint64_t w;
+      std::memcpy(&w, q, 8);
+      const std::uint64_t other = skip_stage2<I>::digit_marks(w) ^ 0x3333333333333333ULL;
+      const auto n = other == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(other) >> 3);
+      q += n;
+      digits += n;
+      if (n < 8) break;
+    }
+  } else {
+    return false;
+  }
+  return digits <= 19 && !kTokenChar.t[*q];
+}
+
+// The string or bare token at ip checked by stage 2 (decoded into the scratch area): out of
+// line, off the fast paths.
+template <class I>
+KEEL_NOINLINE bool check_by_stage2(skip_stage2<I>& s2, const direct_view& v,
+                                   const std::uint32_t* ip) noexcept {
+  s2.out = v.nodes;
+  s2.sout = v.strings;
+  return v.buf[*ip] == '"' ? s2.string(ip) : s2.scalar(ip);
+}
+
+// The container at ip ('{' or '['), skipped: the position after it, or nullptr when the text is
+// not valid JSON there (st.opt's max_depth and allow_trailing_commas apply, as in stage2::run).
+// The kinds of the open containers are one bit each; nesting deeper than those bits goes to
+// stage 2's grammar.
+template <class I>
+const std::uint32_t* skip_container(skip_stage2<I>& s2, const direct_view& v,
+                                    const std::uint32_t* ip) noexcept {
+  const std::uint8_t* const buf = v.buf;
+  const std::uint32_t* const safe = v.safe;
+  const std::size_t max_depth = s2.st.opt->max_depth;
+  const bool trailing = s2.st.opt->allow_trailing_commas;
+  constexpr std::size_t kLevels = 1024;
+  std::uint64_t kinds[kLevels / 64];  // bit d: the container at depth d is an object
+  const std::size_t limit = max_depth < kLevels ? max_depth : kLevels;
+  const std::uint32_t* const start = ip;
+  std::size_t depth = 0;
+  bool object = false;
+  std::uint8_t c;
+open:
+  if (depth >= limit) [[unlikely]] {
+    if (limit == max_depth) return nullptr;
+    // Deeper than the bits here: stage 2 walks the whole value again.
+    s2.idx = start;
+    s2.n = static_cast<std::size_t>(s2.st.idx + s2.st.n_idx - start);
+    s2.out = v.nodes;
+    s2.sout = v.strings;
+    return s2.run() ? s2.st.next_position : nullptr;
+  }
+  object = buf[*ip] == '{';
+  if (object) {
+    kinds[depth / 64] |= std::uint64_t{1} << (depth % 64);
+  } else {
+    kinds[depth / 64] &= ~(std::uint64_t{1} << (depth % 64));
+  }
+  ++depth;
+  ++ip;
+  if (object) {
+    if (buf[*ip] == '}') {
+      ++ip;
+      goto close;
+    }
+    goto key;
+  }
+  if (buf[*ip] == ']') {
+    ++ip;
+    goto close;
+  }
+value:
+  c = buf[*ip];
+  if (c == '"') {
+    if (!plain_string<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+    ip += 2;
+    goto after_value;
+  }
+  if (c == '{' || c == '[') goto open;
+  if (c == ']') {
+    // A value expected after a comma: a trailing comma, when allowed, in an array.
+    if (!trailing || object) return nullptr;
+    ++ip;
+    goto close;
+  }
+  if (c == '}' || c == ',' || c == ':') return nullptr;
+  if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+  ++ip;
+  goto after_value;
+key:
+  if (buf[*ip] != '"') {
+    // A key expected after a comma ("{}" was checked at the '{'): a trailing comma, when allowed.
+    if (buf[*ip] != '}' || !trailing) return nullptr;
+    ++ip;
+    goto close;
+  }
+  if (!plain_string<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+  ip += 2;
+  if (buf[*ip] != ':') return nullptr;
+  ++ip;
+  goto value;
+after_value:
+  c = buf[*ip++];
+  if (c == ',') {
+    if (object) goto key;
+    goto value;
+  }
+  if (c != (object ? std::uint8_t{'}'} : std::uint8_t{']'})) return nullptr;
+close:
+  if (--depth == 0) return ip;
+  object = (kinds[(depth - 1) / 64] >> ((depth - 1) % 64)) & 1;
+  goto after_value;
+}
+
+// From ip, the position of a key in an object (after '{' or ','), drops the members whose
+// (unescaped) key no field can have (f), each checked as stage 2 would (skip_container). Returns
+// the position of the first member whose key may be a field's, or of whatever else stands where a
 // key should (the object's '}' after its last member or a trailing comma, or a byte the caller
 // rejects); nullptr when the text is not valid JSON there.
 template <class I>
@@ -43,38 +225,35 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
     if (len != 0) candidates &= f.by_first[key[0]];
     return candidates != 0;
   };
-  const std::uint32_t* const end = st.idx + st.n_idx;
-  // One stage 2 for every member, each value's nodes and strings written over the last one's.
-  // (The validating stage 2 of parser::validate, nodes round a ring, measured slower here: 146 us
-  // against 139 on twitter.json.)
-  stage2<I, stage2_mode::one_value> s2{st,     v.buf,   st.len,    st.idx,    st.n_idx,
-                                       v.safe, v.nodes, v.strings, v.strings, v.nodes};
+  // One stage 2 for what the skip hands on (escaped strings, some scalars, deep nesting).
+  skip_stage2<I> s2{st,     v.buf,   st.len,    st.idx,    st.n_idx,
+                    v.safe, v.nodes, v.strings, v.strings, v.nodes};
   for (;;) {
     if (v.buf[*ip] != '"') return ip;
     // The key as written first: without a backslash it is the key.
     if (may_be_field(v.buf + ip[0] + 1, ip[1] - ip[0] - 1)) return ip;
-    s2.out = v.nodes;
-    s2.sout = v.strings;
-    if (!s2.string(ip)) return nullptr;
-    if ((v.nodes[0].tag & kNoEscape) == 0 &&
-        may_be_field(v.strings, static_cast<std::size_t>(v.nodes[0].tag >> 8)))
-      return ip;
+    if (!plain_string<I>(v.buf, v.safe, ip)) {
+      s2.out = v.nodes;
+      s2.sout = v.strings;
+      if (!s2.string(ip)) return nullptr;
+      if ((v.nodes[0].tag & kNoEscape) == 0 &&
+          may_be_field(v.strings, static_cast<std::size_t>(v.nodes[0].tag >> 8)))
+        return ip;
+    }
     ip += 2;
     if (v.buf[*ip] != ':') return nullptr;
     ++ip;
-    s2.out = v.nodes;
-    s2.sout = v.strings;
+    // The value: the common string and scalar here, containers by skip_container.
     const std::uint8_t c = v.buf[*ip];
     if (c == '"') {
-      if (!s2.string(ip)) return nullptr;
+      if (!plain_string<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
       ip += 2;
     } else if (c == '{' || c == '[') {
-      s2.idx = ip;
-      s2.n = static_cast<std::size_t>(end - ip);
-      if (!s2.run()) return nullptr;
-      ip = st.next_position;
+      ip = skip_container(s2, v, ip);
+      if (ip == nullptr) return nullptr;
     } else {
-      if (!s2.scalar(ip)) return nullptr;  // fails on a byte that cannot start a value
+      if (c == ']' || c == '}' || c == ',' || c == ':') return nullptr;
+      if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
       ++ip;
     }
     const std::uint8_t after = v.buf[*ip];

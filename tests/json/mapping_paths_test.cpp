@@ -258,6 +258,141 @@ TEST(MappingPaths, ParseErrorsAgree) {
   EXPECT_FALSE(same_on_both_paths<nested>("[[[[]]]]", shallow));
 }
 
+// Values in members no field has, skipped by the direct read without being parsed where their
+// shape decides (strings without a backslash, literals, integers of up to 19 digits): valid and
+// invalid ones, as a member, inside an array and an object, with the text padded so that no
+// position is near its end (there, every token goes through stage 2).
+TEST(MappingPaths, SkippedValuesAgree) {
+  const std::string pad(80, ' ');
+  const std::string s31(31, 'x'), s32(32, 'y'), s64(64, 'z'), s130(130, 'w');
+  std::vector<std::string> values = {
+      // valid
+      R"("")",
+      R"("plain")",
+      R"("a\"b")",
+      R"("\u00e9\/\\")",
+      "\"" + s31 + "\"",
+      "\"" + s32 + "\"",
+      "\"" + s64 + "\"",
+      "\"" + s130 + "\"",
+      "\"" + s31 + "\\n\"",
+      "\"" + s32 + "\\t\"",
+      "\"" + s64 + "\\\"\"",
+      "\"" + s130 + "\\u0041" + s31 + "\"",
+      "0",
+      "-0",
+      "7",
+      "-7",
+      "123",
+      "1234567890123456789",
+      "-1234567890123456789",
+      "9999999999999999999",
+      "-9999999999999999999",
+      "12345678901234567890",
+      "123456789012345678901234",
+      "1.5",
+      "-0.0",
+      "1e5",
+      "1E+5",
+      "2.5e-3",
+      "true",
+      "false",
+      "null",
+      "[]",
+      "{}",
+      "[[],{}]",
+      R"({"k":[1,{"x":null}],"s":"t"})",
+      R"([1,"a",true,null,{"q":[false]}])",
+      "1" + std::string(400, '0') + "e-400",
+      // invalid
+      "1" + std::string(400, '0'),
+      "1e400",
+      "-1e400",
+      "tru",
+      "truee",
+      "trux",
+      "nul",
+      "nulll",
+      "fals",
+      "falsee",
+      "01",
+      "-01",
+      "00",
+      "-",
+      "-a",
+      "1.",
+      ".5",
+      "+1",
+      "1x",
+      "1-",
+      "0x1",
+      "--1",
+      R"("\x")",
+      R"("\u12")",
+      R"("\u12g4")",
+      R"("\ud800")",
+      R"("\udc00")",
+      "\"" + s64 + "\\q\"",
+      "\"" + s31 + "\\",
+      "[1,]",
+      "[1 2]",
+      R"({"k" 1})",
+      R"({"k":1,})",
+      R"({1:1})",
+      "[}",
+      "{]",
+      "[1}",
+      R"({"k":1])",
+      "[,1]",
+      "{,}",
+      "[:]",
+      R"({"k":})",
+      R"({"k"})",
+      "[",
+      "{",
+      "]",
+      "}",
+      "[[]",
+      "[[1]]]",
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      "x",
+      R"(["a" "b"])",
+      R"(["a":1])",
+  };
+  for (const std::string& x : values) {
+    for (const std::string& text : {
+             R"({"a":1,"zz":)" + x + R"(,"v":[]})" + pad,
+             R"({"zz":)" + x + R"(,"a":1,"v":[]})" + pad,
+             R"({"a":1,"v":[],"zz":[0,)" + x + R"(,"q"]})" + pad,
+             R"({"a":1,"v":[],"zz":{"y":)" + x + R"(,"k":{}}})" + pad,
+             R"({"a":1,"v":[],"zz":)" + x + "}" + pad,
+         }) {
+      same_on_both_paths<paths::inner>(text);
+    }
+  }
+  parse_options trailing;
+  trailing.allow_trailing_commas = true;
+  for (const char* x : {"[1,]", R"({"k":1,})", "[1,,]", R"({"k":1,,})", "[,]", "{,}",
+                        R"([{"k":[],},])", R"({"k":1,]})"}) {
+    const std::string text = R"({"a":1,"zz":)" + std::string(x) + R"(,"v":[]})" + pad;
+    same_on_both_paths<paths::inner>(text, trailing);
+  }
+  // Nesting deeper than the skip's own bookkeeping (1024 levels) goes to stage 2's grammar.
+  parse_options deep;
+  deep.max_depth = 3000;
+  for (const std::size_t levels : {1000, 1023, 1024, 1025, 2000, 2999, 3000}) {
+    const std::string nest = std::string(levels, '[') + std::string(levels, ']');
+    const std::string text = R"({"a":1,"zz":)" + nest + R"(,"v":[]})" + pad;
+    EXPECT_EQ(same_on_both_paths<paths::inner>(text, deep), levels < 3000) << levels;
+    EXPECT_EQ(same_on_both_paths<paths::inner>(text), levels < 1024) << levels;
+    const std::string cut =
+        R"({"a":1,"zz":)" + nest.substr(0, 2 * levels - 1) + R"(,"v":[]})" + pad;
+    EXPECT_FALSE(same_on_both_paths<paths::inner>(cut, deep)) << levels;
+  }
+}
+
 TEST(MappingPaths, OptionsAgree) {
   parse_options trailing;
   trailing.allow_trailing_commas = true;
