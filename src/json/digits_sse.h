@@ -3,7 +3,7 @@
 // right-aligned in one register (leading lanes zero) and combined pairwise: 1 -> 2 -> 4 -> 8
 // digits per lane; and a 32-byte digit mask (AVX2) that gives a number's integer and fraction
 // lengths at once. Used by the vector kernels (their flags imply SSE4.1 and AVX2); 16 bytes at
-// p (32 for the mask) must be readable.
+// p (32 for the mask, digits_value and decimal_value) must be readable.
 #pragma once
 
 #include <immintrin.h>
@@ -49,17 +49,28 @@ KEEL_INLINE int digits16(const std::uint8_t* p, std::uint64_t& value) noexcept {
   return c;
 }
 
-// One bit per byte of the 32 at p that is an ASCII digit (AVX2; the vector kernels' flags).
+// The 32 bytes at p minus '0' (AVX2; the vector kernels' flags). A macro, not a function: a
+// function returning __m256i changes the ABI in files built without AVX that include this one.
+#define KEEL_DIGIT_LANES32(p) \
+  _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_set1_epi8('0'))
+
+// The first 16 of those lanes: the same 32-byte load, which the compiler then shares with
+// digit_mask32(p) (one load and subtract fewer per number than a 16-byte load of its own).
+KEEL_INLINE __m128i digit_lanes_lo(const std::uint8_t* p) noexcept {
+  return _mm256_castsi256_si128(KEEL_DIGIT_LANES32(p));
+}
+
+// One bit per byte of the 32 at p that is an ASCII digit.
 KEEL_INLINE std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
-  const __m256i d = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
-                                    _mm256_set1_epi8('0'));
+  const __m256i d = KEEL_DIGIT_LANES32(p);
   return static_cast<std::uint32_t>(
       _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)));
 }
+#undef KEEL_DIGIT_LANES32
 
 // The value of the k (1 to 16) digits at p, known to be digits: digits16() without the count.
 KEEL_INLINE std::uint64_t digits_value(const std::uint8_t* p, int k) noexcept {
-  return lanes_value(digit_lanes(p), k);
+  return lanes_value(digit_lanes_lo(p), k);
 }
 
 // The value of the il integer digits at p and the fl fraction digits after the '.' at p[il], as
@@ -70,7 +81,7 @@ KEEL_INLINE std::uint64_t decimal_value(const std::uint8_t* p, int il, int fl) n
   const __m128i after_dot = _mm_cmpgt_epi8(iota, _mm_set1_epi8(static_cast<char>(15 - fl)));
   const __m128i index =
       _mm_sub_epi8(_mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(il + fl - 16))), after_dot);
-  return aligned_value(_mm_shuffle_epi8(digit_lanes(p), index));
+  return aligned_value(_mm_shuffle_epi8(digit_lanes_lo(p), index));
 }
 
 }  // namespace keel::json::detail
