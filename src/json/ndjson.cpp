@@ -3,8 +3,13 @@
 // line splitting the parallel reader (ndjson.h) runs on each piece.
 #include "keel/json/ndjson.h"
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "json/ndjson_batch.h"
 
@@ -34,10 +39,10 @@ std::string ndjson_error::to_string() const {
 
 namespace detail {
 
-ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
-                         std::size_t record, const ndjson_options& o, std::size_t& skipped,
-                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx,
-                         const std::vector<std::size_t>& ends) {
+ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& starts,
+                         std::size_t i, piece_counts& counts, const ndjson_options& o,
+                         std::size_t& skipped,
+                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx) {
   // One parser, document and batch per thread, kept between calls: steady-state parsing
   // allocates nothing.
   thread_local parser p;
@@ -45,16 +50,19 @@ ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t li
   thread_local line_batch batch;
   p.options() = o.parse;
   p.options().stop_after_first = false;
+  const std::size_t base = starts[i];
+  const std::string_view text =
+      all.substr(base, (i + 1 < starts.size() ? starts[i + 1] : all.size()) - base);
+  // Stage 1 over the whole piece first: its line ends give the piece's counts.
   batch.reset();
-  std::size_t pos = 0, k = 0;
+  batch.set_limit(text.size());
+  std::size_t own[2] = {0, 0}, line = 0, record = 0;
+  const bool counted = batch.count_all(p, text, o.max_record_size, own[0], own[1]);
+  counts.before(i, counted ? own : nullptr, line, record);
+  std::size_t pos = 0;
   while (pos < text.size()) {
-    std::size_t nl;
-    if (k < ends.size()) {
-      nl = ends[k++];
-    } else {
-      nl = batch.line_end(p, text, pos, true);
-      if (nl == std::string_view::npos) nl = text.size();
-    }
+    std::size_t nl = batch.line_end(p, text, pos, true);
+    if (nl == std::string_view::npos) nl = text.size();
     const std::string_view l = text.substr(pos, nl - pos);
     const std::size_t at = pos;
     pos = nl + 1;
@@ -160,17 +168,139 @@ std::vector<std::size_t> split_lines(std::string_view text, std::size_t target) 
   return starts;
 }
 
-void count_lines(std::string_view text, std::size_t max_record_size, std::size_t& lines,
-                 std::size_t& records, std::vector<std::size_t>& ends) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
+namespace {
+
+// Counts lines and the lines that are not records: a line is a record unless it is blank (and
+// no longer than max_record_size), and only a line starting with a blank byte or '\n' can be
+// blank: those few are looked at closely, the rest is counted a block of 64 bytes at a time.
+struct line_counter {
+  std::string_view text;
+  std::size_t max_record_size;
+  std::size_t lines = 0, blank_lines = 0;
+
+  void line_at(std::size_t pos) noexcept {  // a line starts at pos < text.size()
+    const char c = text[pos];
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return;
     std::size_t nl = find_newline(text, pos);
     if (nl == std::string_view::npos) nl = text.size();
-    ends.push_back(nl);
-    ++lines;
-    if (nl - pos > max_record_size || !blank(text.substr(pos, nl - pos))) ++records;
-    pos = nl + 1;
+    if (nl - pos <= max_record_size && blank(text.substr(pos, nl - pos))) ++blank_lines;
   }
+  // The '\n' bits of the block at `base` (lines after each one start there).
+  void newlines(std::size_t base, std::uint64_t m) noexcept {
+    lines += static_cast<std::size_t>(std::popcount(m));
+    for (; m != 0; m &= m - 1) {
+      const std::size_t next = base + static_cast<std::size_t>(std::countr_zero(m)) + 1;
+      if (next < text.size()) line_at(next);
+    }
+  }
+  // The bytes from `from` on, a byte at a time.
+  void rest(std::size_t from) noexcept {
+    for (std::size_t i = from; i < text.size(); ++i)
+      if (text[i] == '\n') newlines(i, 1);
+  }
+  void finish(std::size_t& out_lines, std::size_t& out_records) const noexcept {
+    // The last line counts when no '\n' ends it.
+    const std::size_t n = lines + (text.back() != '\n' ? 1 : 0);
+    out_lines += n;
+    out_records += n - blank_lines;
+  }
+};
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,popcnt,bmi"))) void count_avx512(line_counter& c) noexcept {
+  const char* const p = c.text.data();
+  const __m512i nl = _mm512_set1_epi8('\n');
+  std::size_t i = 0;
+  for (; i + 64 <= c.text.size(); i += 64) {
+    const std::uint64_t m = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p + i), nl);
+    if (m != 0) c.newlines(i, m);
+  }
+  c.rest(i);
+}
+
+__attribute__((target("avx2,popcnt,bmi"))) void count_avx2(line_counter& c) noexcept {
+  const char* const p = c.text.data();
+  const __m256i nl = _mm256_set1_epi8('\n');
+  std::size_t i = 0;
+  for (; i + 64 <= c.text.size(); i += 64) {
+    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), nl)));
+    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32)), nl)));
+    const std::uint64_t m = lo | std::uint64_t{hi} << 32;
+    if (m != 0) c.newlines(i, m);
+  }
+  c.rest(i);
+}
+#endif
+
+}  // namespace
+
+void count_lines(std::string_view text, const ndjson_options& o, std::size_t& lines,
+                 std::size_t& records) noexcept {
+  if (text.empty()) return;
+  line_counter c{text, o.max_record_size};
+  c.line_at(0);
+  const isa which = o.parse.isa == isa::automatic ? default_isa() : o.parse.isa;
+#if defined(__x86_64__)
+  if (which == isa::avx512 && isa_supported(which)) {
+    count_avx512(c);
+  } else if (which == isa::avx2 && isa_supported(which)) {
+    count_avx2(c);
+  } else
+#endif
+  {
+    // Other kernel sets: a memchr per line.
+    for (std::size_t pos = 0;;) {
+      const std::size_t nl = find_newline(text, pos);
+      if (nl == std::string_view::npos) break;
+      c.newlines(nl, 1);
+      pos = nl + 1;
+    }
+  }
+  c.finish(lines, records);
+}
+
+void piece_counts::count(std::size_t i, std::size_t& lines, std::size_t& records) noexcept {
+  slot& s = slots_[i];
+  if (s.counted.load(std::memory_order_acquire)) {
+    lines = s.lines.load(std::memory_order_relaxed);
+    records = s.records.load(std::memory_order_relaxed);
+    return;
+  }
+  lines = records = 0;
+  const std::size_t end = i + 1 < starts_.size() ? starts_[i + 1] : text_.size();
+  count_lines(text_.substr(starts_[i], end - starts_[i]), o_, lines, records);
+  // Two threads may count one piece: both store the same numbers.
+  s.lines.store(lines, std::memory_order_relaxed);
+  s.records.store(records, std::memory_order_relaxed);
+  s.counted.store(true, std::memory_order_release);
+}
+
+void piece_counts::before(std::size_t i, const std::size_t* own, std::size_t& lines,
+                          std::size_t& records) noexcept {
+  std::size_t l = 0, r = 0;
+  if (own != nullptr) {
+    slot& s = slots_[i];
+    s.lines.store(own[0], std::memory_order_relaxed);
+    s.records.store(own[1], std::memory_order_relaxed);
+    s.counted.store(true, std::memory_order_release);
+  }
+  lines = records = 0;
+  std::size_t k = i;  // piece 0 has nothing before it
+  while (k > 0 && !slots_[k].known.load(std::memory_order_acquire)) {
+    count(--k, l, r);
+    lines += l;
+    records += r;
+  }
+  if (k > 0) {
+    lines += slots_[k].lines_before.load(std::memory_order_relaxed);
+    records += slots_[k].records_before.load(std::memory_order_relaxed);
+  }
+  slot& s = slots_[i];
+  s.lines_before.store(lines, std::memory_order_relaxed);
+  s.records_before.store(records, std::memory_order_relaxed);
+  s.known.store(true, std::memory_order_release);
 }
 
 }  // namespace detail

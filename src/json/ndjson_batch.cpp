@@ -59,13 +59,13 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   const char* const start = text.data() + at;
   const std::size_t rest = text.size() - at;
   std::size_t len = rest;
-  if (!complete || rest > kBatchBytes) {
-    const void* nl = memrchr(start, '\n', std::min(rest, kBatchBytes));
+  if (!complete || rest > limit_) {
+    const void* nl = memrchr(start, '\n', std::min(rest, limit_));
     if (nl == nullptr) return false;
     len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
   }
   std::uint32_t* const pos =
-      room(positions_, positions_capacity_, len + kIndexSlack, kBatchBytes + kIndexSlack);
+      room(positions_, positions_capacity_, len + kIndexSlack, limit_ + kIndexSlack);
   if (pos == nullptr) return false;
   parse_state st;
   st.buf = reinterpret_cast<const std::uint8_t*>(start);
@@ -75,7 +75,7 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   const kernel_set k = kernel_set_for(which);
   // Stage 1 reports the line ends where it can: no search per line, no pass of its own.
   std::uint32_t* const ends =
-      k.positions_lines != nullptr ? room(ends_, ends_capacity_, len, kBatchBytes) : nullptr;
+      k.positions_lines != nullptr ? room(ends_, ends_capacity_, len, limit_) : nullptr;
   std::size_t lines = 0;
   if (ends != nullptr) {
     k.positions_lines(st, ends, lines);
@@ -116,9 +116,35 @@ void line_batch::find_lines() noexcept {
   const auto len = static_cast<std::size_t>(end_ - begin_);
   lines_found_ = true;
   lines_ = next_line_ = 0;
-  std::uint32_t* const out = room(ends_, ends_capacity_, len, kBatchBytes);
+  std::uint32_t* const out = room(ends_, ends_capacity_, len, limit_);
   if (out == nullptr) return;  // line_end() searches line by line
   lines_ = newlines_memchr(begin_, len, out);
+}
+
+bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_record_size,
+                           std::size_t& lines, std::size_t& records) noexcept {
+  if (text.empty() || p.options().allow_comments || text.size() > limit_ ||
+      !covers(p, text, 0, text.size(), true) || end_ != text.data() + text.size()) {
+    return false;
+  }
+  if (!lines_found_) find_lines();
+  const std::uint32_t* const ends = ends_.get();
+  // Lines start at 0 and after each '\n' but a last one; only one starting with a blank can be
+  // blank.
+  const std::size_t size = text.size();
+  std::size_t blank_lines = 0;
+  for (std::size_t k = 0, start = 0; start < size; ++k) {
+    const std::size_t end = k < lines_ ? ends[k] : size;
+    const char c = text[start];
+    if ((c == ' ' || c == '\t' || c == '\r' || c == '\n') && end - start <= max_record_size &&
+        text.substr(start, end - start).find_first_not_of(" \t\r") == std::string_view::npos) {
+      ++blank_lines;
+    }
+    start = end + 1;
+  }
+  lines = lines_ + (text.back() != '\n' ? 1 : 0);
+  records = lines - blank_lines;
+  return true;
 }
 
 std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::size_t at,

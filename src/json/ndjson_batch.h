@@ -20,8 +20,19 @@ namespace keel::json::detail {
 
 class line_batch {
  public:
-  // Stage 1 runs over about this many bytes of lines at a time.
+  // Stage 1 runs over about this many bytes of lines at a time; set_limit allows more (a whole
+  // piece of a parallel read), up to kMaxBytes.
   static constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
+  static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
+  void set_limit(std::size_t bytes) noexcept {
+    limit_ = bytes < kBatchBytes ? kBatchBytes : bytes > kMaxBytes ? kMaxBytes : bytes;
+  }
+
+  // Makes one batch of the whole text (complete, within the limit) and counts its lines and the
+  // lines that are records (not blank, or longer than max_record_size) from the line ends stage
+  // 1 reported; false (nothing counted) when the batch cannot take all of it.
+  bool count_all(parser& p, std::string_view text, std::size_t max_record_size, std::size_t& lines,
+                 std::size_t& records) noexcept;
 
   // Forgets the batch: call it before the text it was made from changes.
   void reset() noexcept {
@@ -86,6 +97,7 @@ class line_batch {
   std::size_t lines_ = 0;         // entries of ends_
   std::size_t next_line_ = 0;     // the first entry of ends_ not yet passed
   bool lines_found_ = false;
+  std::size_t limit_ = kBatchBytes;
   kernel_fn build_ = nullptr;
 };
 

@@ -49,6 +49,22 @@ std::string read_chunked(std::string_view text, std::size_t chunk, ndjson_option
   return transcript(r);
 }
 
+// parallel_ndjson's records, as transcript() writes the reader's.
+std::string read_parallel(keel::pool::thread_pool& pool, std::string_view text,
+                          const ndjson_options& o, std::size_t piece) {
+  std::string out;
+  std::size_t skipped = 0;
+  const ndjson_error e = parallel_ndjson(
+      pool, text, o,
+      [](const value& v, const record_info& info) {
+        return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
+               std::to_string(info.offset) + ":" + *write(v) + "\n";
+      },
+      [&](std::string&& s, const record_info&) { out += s; }, &skipped, piece);
+  out += e ? "error " + e.to_string() : std::string("end");
+  return out + "\nskipped " + std::to_string(skipped);
+}
+
 const char* kText = "{\"a\":1}\n\n  \r\n[1,2]\r\n\"s\"\n  {\"b\":[true,null]}  \n7";
 
 TEST(Ndjson, RecordsFromABuffer) {
@@ -403,17 +419,7 @@ TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
       EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want);
       const std::string records = want.substr(0, want.rfind('\n'));
       EXPECT_EQ(read_chunked(text, 70000, o), records);
-      std::string parallel;
-      std::size_t skipped = 0;
-      const ndjson_error e = parallel_ndjson(
-          pool, text, o,
-          [](const value& v, const record_info& info) {
-            return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
-                   std::to_string(info.offset) + ":" + *write(v) + "\n";
-          },
-          [&](std::string&& s, const record_info&) { parallel += s; }, &skipped, 100000);
-      EXPECT_FALSE(e);
-      EXPECT_EQ(parallel + "end\nskipped " + std::to_string(skipped), records);
+      EXPECT_EQ(read_parallel(pool, text, o, 100000), records);
     }
     // Without skipping: the first bad record stops the reading, as a line parsed alone says.
     o.skip_bad_records = false;
@@ -425,6 +431,53 @@ TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
     }
     const std::string want = line_by_line(text, o);
     EXPECT_EQ(r.error().to_string(), want.substr(want.rfind('\n') + 1));
+  }
+}
+
+// The parallel reader numbers records and lines from a count made a 64-byte block at a time, with
+// a closer look at lines that start with a blank: every shape of blank and non-blank line, at
+// every offset in a block, on every kernel set, gives the sequential reader's numbers.
+TEST(Ndjson, ParallelCountsLinesAndRecordsAsTheReader) {
+  const std::string shapes[] = {"[1]",  "",    " ",     "\t\r",   "\r",   "  [2] ",
+                                "\t{}", " \r", "\"x\"", "      ", "\t 3", std::string(70, ' ')};
+  std::string text;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 1103515245u + 12345u;
+    text += shapes[(x >> 8) % std::size(shapes)];
+    if ((x >> 4) % 7 == 0) text += std::string((x >> 12) % 70, ' ');
+    text += (x >> 20) % 5 == 0 ? "\r\n" : "\n";
+  }
+  keel::pool::thread_pool pool(2);
+  for (const isa which : keel::all_isas) {
+    if (!isa_supported(which)) continue;
+    SCOPED_TRACE(isa_name(which));
+    for (const std::size_t max : {std::size_t{64} << 20, std::size_t{40}}) {
+      ndjson_options o;
+      o.parse.isa = which;
+      o.skip_bad_records = true;  // lines of blanks longer than max are bad records
+      o.max_record_size = max;
+      for (const std::string_view t : {std::string_view(text), std::string_view(text).substr(1),
+                                       std::string_view(text).substr(0, text.size() - 1)}) {
+        const std::string want = read_buffer(t, o);
+        // The count a worker falls back on when a piece before its own is not counted yet.
+        std::size_t lines = 0, records = 0, want_lines = 0, want_records = 0;
+        keel::json::detail::count_lines(t, o, lines, records);
+        for (std::size_t pos = 0; pos < t.size(); ++want_lines) {
+          const std::size_t nl = std::min(t.find('\n', pos), t.size());
+          const std::string_view l = t.substr(pos, nl - pos);
+          if (l.size() > max || l.find_first_not_of(" \t\r") != std::string_view::npos)
+            ++want_records;
+          pos = nl + 1;
+        }
+        EXPECT_EQ(lines, want_lines);
+        EXPECT_EQ(records, want_records);
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{63}, std::size_t{64},
+                                        std::size_t{1000}, std::size_t{1} << 20}) {
+          EXPECT_EQ(read_parallel(pool, t, o, piece), want) << "piece " << piece;
+        }
+      }
+    }
   }
 }
 

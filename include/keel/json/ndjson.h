@@ -9,6 +9,7 @@
 //   if (r.error()) std::puts(r.error().to_string().c_str());
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -148,20 +149,50 @@ class ndjson_reader {
 };
 
 namespace detail {
-// Parses the records of `text` (whole lines; the line before it ends at offset base, which has
-// `line` lines and `record` records before it) calling f(ctx, value, info) for each; returns
-// the first bad record's error (stopping there) unless skipping, when it counts them in skipped.
-// `ends`: the end of each line (count_lines), or empty to find them.
-ndjson_error parse_lines(std::string_view text, std::size_t base, std::size_t line,
-                         std::size_t record, const ndjson_options& o, std::size_t& skipped,
-                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx,
-                         const std::vector<std::size_t>& ends = {});
+class piece_counts;
+// Parses the records of piece i of `text` (whole lines, from starts[i] to the next start)
+// calling f(ctx, value, info) for each; returns the first bad record's error (stopping there)
+// unless skipping, when it counts them in skipped. The lines and records before the piece come
+// from `counts`.
+ndjson_error parse_piece(std::string_view text, const std::vector<std::size_t>& starts,
+                         std::size_t i, piece_counts& counts, const ndjson_options& o,
+                         std::size_t& skipped,
+                         void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
 // Splits text into pieces of about `target` bytes ending at line ends; returns the piece starts.
 std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
-// Lines and records (non-blank lines, or lines longer than max_record_size) in text, and where
-// each line ends (the offset of its '\n', or text's size) appended to `ends`.
-void count_lines(std::string_view text, std::size_t max_record_size, std::size_t& lines,
-                 std::size_t& records, std::vector<std::size_t>& ends);
+// Lines and records (non-blank lines, or lines longer than max_record_size) in text: one vector
+// pass counting '\n' (the kernel set of o.parse.isa), a closer look only at lines that start
+// with a blank.
+void count_lines(std::string_view text, const ndjson_options& o, std::size_t& lines,
+                 std::size_t& records) noexcept;
+
+// The lines and records before each piece of a parallel read, found by the workers: each has its
+// own piece's counts from stage 1 (run over the whole piece first, its line ends counted), then
+// adds the counts of the pieces before it back to the nearest one whose total is known,
+// counting a piece itself (count_lines) when that piece's worker has not published its counts
+// yet. No worker waits for another, and no thread makes a pass over the text of its own.
+class piece_counts {
+ public:
+  piece_counts(std::string_view text, const std::vector<std::size_t>& starts,
+               const ndjson_options& o)
+      : text_(text), starts_(starts), o_(o), slots_(std::make_unique<slot[]>(starts.size())) {}
+  // Lines and records before piece i; `own`: piece i's lines and records when known (else
+  // counted here).
+  void before(std::size_t i, const std::size_t* own, std::size_t& lines,
+              std::size_t& records) noexcept;
+
+ private:
+  struct slot {
+    std::atomic<bool> counted{false}, known{false};
+    std::atomic<std::size_t> lines{0}, records{0};                // of the piece, once counted
+    std::atomic<std::size_t> lines_before{0}, records_before{0};  // once known
+  };
+  void count(std::size_t i, std::size_t& lines, std::size_t& records) noexcept;
+  std::string_view text_;
+  const std::vector<std::size_t>& starts_;
+  const ndjson_options& o_;
+  std::unique_ptr<slot[]> slots_;
+};
 }  // namespace detail
 
 // Parses the records of `text` on the pool's workers and hands each record's result to
@@ -192,42 +223,26 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   };
   const std::vector<std::size_t> starts = detail::split_lines(text, piece_bytes);
   const std::size_t n = starts.size();
-  // Lines and records before each piece: counted as pieces are submitted (one pass, in order).
-  std::size_t lines = 0, records = 0;
-  // A piece's lines are found once, when it is counted: the worker gets their ends.
-  auto run = [&text, &starts, &options, &map, n](std::size_t i, std::size_t line,
-                                                 std::size_t record, std::size_t count,
-                                                 const std::vector<std::size_t>& ends) {
+  detail::piece_counts counts(text, starts, options);
+  auto run = [&text, &starts, &options, &map, &counts](std::size_t i) {
     piece_result out;
-    out.items.reserve(count);
-    const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
     struct ctx_t {
       Map* map;
       std::vector<std::pair<R, record_info>>* items;
     } ctx{&map, &out.items};
-    out.error = detail::parse_lines(
-        text.substr(starts[i], end - starts[i]), starts[i], line, record, options, out.skipped,
+    out.error = detail::parse_piece(
+        text, starts, i, counts, options, out.skipped,
         [](void* c, const value& v, const record_info& info) {
           auto* x = static_cast<ctx_t*>(c);
           x->items->emplace_back((*x->map)(v, info), info);
         },
-        &ctx, ends);
+        &ctx);
     return out;
   };
   const std::size_t window = 2 * (pool.size() == 0 ? 1 : pool.size());
   std::deque<pool::future<piece_result>> inflight;
   std::size_t next = 0, total_skipped = 0;
-  auto submit_next = [&] {
-    const std::size_t i = next++;
-    const std::size_t end = i + 1 < n ? starts[i + 1] : text.size();
-    std::size_t l = 0, r = 0;
-    std::vector<std::size_t> ends;
-    detail::count_lines(text.substr(starts[i], end - starts[i]), options.max_record_size, l, r,
-                        ends);
-    inflight.push_back(pool.submit(run, i, lines, records, r, std::move(ends)));
-    lines += l;
-    records += r;
-  };
+  auto submit_next = [&] { inflight.push_back(pool.submit(run, next++)); };
   ndjson_error first;
   try {
     while (next < n && inflight.size() < window) submit_next();
