@@ -16,6 +16,16 @@
 
 namespace keel::json::detail {
 
+// value_at's containers, and positions no value starts at: stage 2's grammar from ip.
+template <class I>
+KEEL_NOINLINE const std::uint32_t* container_at(parse_state& st, const direct_view& v,
+                                                const std::uint32_t* ip) noexcept {
+  stage2<I, stage2_mode::one_value> s2{
+      st,     v.buf,   st.len,    ip,        static_cast<std::size_t>(st.idx + st.n_idx - ip),
+      v.safe, v.nodes, v.strings, v.strings, v.nodes};
+  return s2.run() ? st.next_position : nullptr;
+}
+
 // The value at position ip as a DOM written from v.nodes / v.strings: a string or scalar is one
 // node, a container its subtree (at most st.opt->max_depth levels). st holds stage 1's positions
 // with their sentinels (sentinels()). Returns the position after the value, or nullptr with the
@@ -23,15 +33,17 @@ namespace keel::json::detail {
 template <class I>
 const std::uint32_t* value_at(parse_state& st, const direct_view& v,
                               const std::uint32_t* ip) noexcept {
-  const std::uint32_t* const end = st.idx + st.n_idx;
-  stage2<I, stage2_mode::one_value> s2{
-      st,     v.buf,   st.len,    ip,        static_cast<std::size_t>(end - ip),
-      v.safe, v.nodes, v.strings, v.strings, v.nodes};
   const std::uint8_t c = v.buf[*ip];
+  // A container (or a byte no value starts with) out of line: the grammar loop's register
+  // saves stay off the path of the strings and scalars most fields are.
+  if (c == '{' || c == '[' || c == ']' || c == '}' || c == ',' || c == ':' ||
+      ip >= st.idx + st.n_idx)
+    return container_at<I>(st, v, ip);
+  stage2<I, stage2_mode::one_value> s2{
+      st,     v.buf,   st.len,    ip,        static_cast<std::size_t>(st.idx + st.n_idx - ip),
+      v.safe, v.nodes, v.strings, v.strings, v.nodes};
   if (c == '"') return s2.string(ip) ? ip + 2 : nullptr;  // no grammar state: straight to it
-  if (c != '{' && c != '[' && c != ']' && c != '}' && c != ',' && c != ':' && ip < end)
-    return s2.scalar(ip) ? ip + 1 : nullptr;
-  return s2.run() ? st.next_position : nullptr;
+  return s2.scalar(ip) ? ip + 1 : nullptr;
 }
 
 // Skipping a value the struct does not read, with the same verdict as stage 2 (valid or not: the
