@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The parser kernels instantiated for the scalar instruction set (flags: src/json/CMakeLists.txt).
+// A whole document is parsed in one pass (one_pass_scalar.h); NDJSON batches and struct
+// mapping's direct read use stage 1 and stage 2 (parse_kernels.h, stage1_scalar.h).
 #include "json/direct_kernels.h"
 #include "json/isa_scalar.h"
+#include "json/one_pass_scalar.h"
 
 namespace keel::json::detail {
 
-void parse_scalar(parse_state& st) { parse_document<isa_scalar>(st); }
+void parse_scalar(parse_state& st) { parse_one_pass(st); }
 void positions_scalar(parse_state& st) { find_positions<isa_scalar>(st); }
 const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip) {
