@@ -251,11 +251,45 @@ struct one_pass : stage2<isa_scalar, M> {
     return p;
   }
 
+  // The common numbers, -?int with up to 18 digits and -?int.frac with up to 19, read with stage
+  // 2's digit reader and conversion so that their end comes with them. nullptr for any other
+  // token (stage 2's scalar_at then reads it, its errors included). Reads as scalar_at does.
+  KEEL_INLINE const std::uint8_t* plain_number(const std::uint8_t* s, std::size_t off) noexcept {
+    const std::uint8_t* q = s;
+    const bool neg = *q == '-';
+    q += neg;
+    const std::uint8_t* const int_start = q;
+    std::uint64_t m = 0;
+    if (*q == '0') {
+      ++q;
+    } else if (is_digit(*q)) {
+      q = base::digits(q, m);
+    } else {
+      return nullptr;
+    }
+    const auto int_digits = q - int_start;
+    if (*q == '.') {
+      const std::uint8_t* const frac = ++q;
+      if (!is_digit(*q)) return nullptr;
+      q = base::digits(q, m);
+      const auto frac_digits = q - frac;
+      if (int_digits + frac_digits > 19 || kTokenChar.t[*q]) return nullptr;
+      return base::to_double(neg, m, -frac_digits, s, q, off) ? q : nullptr;
+    }
+    if (int_digits > 18 || kTokenChar.t[*q]) return nullptr;
+    *out++ = {tag_of(type::int64, 0), neg ? ~m + 1 : m};
+    return q;
+  }
+
   // A bare token (number or literal) at p; p moves past it.
   KEEL_INLINE bool token(const std::uint8_t*& p) noexcept {
     const auto off = static_cast<std::size_t>(p - buf);
     bool ok;
     if (p < tok_safe) [[likely]] {
+      if (const std::uint8_t* e = plain_number(p, off)) {
+        p = e;
+        return true;
+      }
       ok = base::scalar_at(p, off, len - off);
     } else {
       const std::uint8_t* tmp = base::padded_copy(st, buf, off, len);
