@@ -312,7 +312,11 @@ struct one_pass : stage2<isa_scalar, M> {
     std::uint64_t* const stack = st.stack(2 * levels + 2);
     if (stack == nullptr) return fail(error_code::out_of_memory, 0);
     const std::uint8_t* p = buf;
-    std::size_t depth = 0;
+    // The enclosing containers, two words each, sp past the innermost (as stage2::run); the
+    // innermost container's first node (nullptr at the top level) and its element count times
+    // two plus one for an object.
+    std::uint64_t* sp = stack;
+    const std::uint64_t* const sp_limit = stack + 2 * levels;
     node* cur_start = nullptr;
     std::uint64_t cur_count = 0;
 
@@ -329,12 +333,13 @@ struct one_pass : stage2<isa_scalar, M> {
     switch (*p) {
       case '{':
       case '[': {
-        if (depth >= max_depth)
+        if (sp >= sp_limit) [[unlikely]] {
+          if (levels < max_depth) return over();
           return fail(error_code::depth_exceeded, static_cast<std::size_t>(p - buf));
-        if (depth >= levels) return over();
-        stack[2 * depth] = std::bit_cast<std::uint64_t>(cur_start);
-        stack[2 * depth + 1] = cur_count;
-        ++depth;
+        }
+        sp[0] = std::bit_cast<std::uint64_t>(cur_start);
+        sp[1] = cur_count;
+        sp += 2;
         cur_count = *p == '{';
         cur_start = out;
         ++out;
@@ -357,7 +362,7 @@ struct one_pass : stage2<isa_scalar, M> {
         goto after_value;
       case ']':
         // A value expected after a comma: a trailing comma, when allowed.
-        if (opt.allow_trailing_commas && depth > 0 && !(cur_count & 1)) {
+        if (opt.allow_trailing_commas && cur_start != nullptr && !(cur_count & 1)) {
           ++p;
           goto close;
         }
@@ -390,7 +395,7 @@ struct one_pass : stage2<isa_scalar, M> {
     ++p;
     goto value;
   after_value:
-    if (depth == 0) goto done;
+    if (cur_start == nullptr) goto done;
     cur_count += 2;
     p = skip_ws(p);
     if (p == end) return bad(p);
@@ -408,9 +413,9 @@ struct one_pass : stage2<isa_scalar, M> {
   close : {
     cur_start->tag = tag_of((cur_count & 1) ? type::object : type::array, cur_count >> 1);
     cur_start->data = static_cast<std::uint64_t>(out - cur_start);
-    --depth;
-    cur_start = std::bit_cast<node*>(stack[2 * depth]);
-    cur_count = stack[2 * depth + 1];
+    sp -= 2;
+    cur_start = std::bit_cast<node*>(sp[0]);
+    cur_count = sp[1];
     goto after_value;
   }
   done:
