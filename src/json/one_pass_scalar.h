@@ -56,6 +56,7 @@ struct one_pass : stage2<isa_scalar, M> {
   const std::uint8_t* end;
   const std::uint8_t* tok_safe;  // a token starting before it can be read in the text
   node* node_limit;              // Build: a node written here means the estimate was short
+  std::uint64_t high;            // string_stops' non-ASCII mask (0: UTF-8 not checked)
   bool start_over = false;       // set when the two passes must parse the document instead
 
   // Skips whitespace from p; returns the first other byte, or end.
@@ -65,7 +66,7 @@ struct one_pass : stage2<isa_scalar, M> {
     while (p < end) {
       const std::uint8_t c = *p;
       if (c > ' ') return p;
-      if (c == ' ' || c == '\t' || c == '\r') {
+      if (c == ' ') {  // most whitespace between tokens is one space
         ++p;
       } else if (c == '\n') {
         ++p;
@@ -78,6 +79,8 @@ struct one_pass : stage2<isa_scalar, M> {
           }
           p += 8;
         }
+      } else if (c == '\t' || c == '\r') {
+        ++p;
       } else {
         return p;  // a control byte: a token (or 0x0c / 0x1a) that the grammar rejects
       }
@@ -178,8 +181,6 @@ struct one_pass : stage2<isa_scalar, M> {
       sout = sbase;  // the copy is only checked: one buffer for every string
       src_off = static_cast<std::uint64_t>(src - buf);
     }
-    const bool check = !st.opt->allow_invalid_utf8;
-    const std::uint64_t high = check ? scalar_stage1::kHighBits : 0;
     std::uint8_t* const start = sout;
     std::uint8_t* dst = start;
     std::uint64_t flags = kNoEscape;
@@ -195,7 +196,7 @@ struct one_pass : stage2<isa_scalar, M> {
         dst += bit >> 3;
         if (bit == 128) continue;
       } else {
-        while (src < end && *src >= 0x20 && *src != '"' && *src != '\\' && (*src < 0x80 || !check))
+        while (src < end && *src >= 0x20 && *src != '"' && *src != '\\' && (*src < 0x80 || !high))
           *dst++ = *src++;
         if (src == end)
           return fail(error_code::unterminated_string, static_cast<std::size_t>(open - buf));
@@ -455,7 +456,8 @@ struct one_pass : stage2<isa_scalar, M> {
     one_pass s{{st, buf, len, nullptr, 0, nullptr, nodes, strings, strings, nodes},
                buf + len,
                tok_safe,
-               nodes + node_cap};
+               nodes + node_cap,
+               st.opt->allow_invalid_utf8 ? 0 : scalar_stage1::kHighBits};
     ok = s.run();
     out_end = s.out;
     sout_end = s.sout;

@@ -104,6 +104,24 @@ struct scanner {
   KEEL_INLINE const std::uint8_t* utf8_run(const std::uint8_t*& p) noexcept {
     const std::uint8_t* q = p;
     do {
+      if (end - q >= 8) {
+        // Two three-byte sequences at once (most CJK text): both patterns, and neither lead
+        // overlong nor a surrogate (the tests below, on bytes 0-1 and 3-4).
+        const std::uint64_t w = load8(q);
+        const std::uint64_t t0 = w & 0x200f, t1 = (w >> 24) & 0x200f;
+        if ((w & 0xc0c0f0c0c0f0ULL) == 0x8080e08080e0ULL && t0 != 0 && t0 != 0x200d && t1 != 0 &&
+            t1 != 0x200d) {
+          q += 6;
+          continue;
+        }
+        // Four two-byte sequences (Cyrillic, Greek, ...), each lead >= 0xc2.
+        if ((w & 0xc0e0c0e0c0e0c0e0ULL) == 0x80c080c080c080c0ULL &&
+            (((w & 0x001e001e001e001eULL) + 0x007f007f007f007fULL) & 0x0080008000800080ULL) ==
+                0x0080008000800080ULL) {
+          q += 8;
+          continue;
+        }
+      }
       if (end - q >= 3) {
         // Two- and three-byte sequences (most non-ASCII text) from their bits at once; the rest
         // (four bytes, errors) through utf8_sequence.
