@@ -129,9 +129,9 @@ TEST_P(Parse, RandomNumbersMatchStrtod) {
 }
 
 // Fractions of every layout around the one-step conversion (1-16 integer digits, 1-16 fraction
-// digits, up to 15 digits in all; then 16-17 digits), both signs, among other numbers (read in
+// digits, up to 14 digits in all; then 15-17 digits), both signs, among other numbers (read in
 // place) and last (read from a padded copy), and numbers with exponents around the exact
-// product / quotient (15 digits, |e| <= 22): bit for bit strtod's double, -0.0 included.
+// product / quotient (14 digits, |e| <= 22): bit for bit strtod's double, -0.0 included.
 TEST_P(Parse, ShortFractionsBitExact) {
   std::mt19937_64 rng(29);
   for (int il = 1; il <= 16; ++il) {
