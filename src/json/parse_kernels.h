@@ -305,10 +305,10 @@ struct token_table {
 };
 inline constexpr token_table kTokenChar{};
 
-// Numbers of up to this many significant digits (m < 10^14 < 2^53) are read as the exact
-// quotient or product of m and a power of ten (Clinger), longer ones by Eisel-Lemire. Not 15: the
-// shortest forms of arbitrary doubles have 15 to 17 digits, and on a document of them a branch at
-// 15/16 mispredicted on each 15-digit number (measured 1-2 % slower than no exact path); numbers
+// Numbers of up to this many digits (m < 10^14 < 2^53) are read as the exact quotient or product
+// of m and a power of ten (Clinger), longer ones by Eisel-Lemire. Not 15: the shortest forms of
+// arbitrary doubles have 15 to 17 digits, and on a document of them a branch at 15/16
+// mispredicted on each 15-digit number (measured 1-2 % slower than no exact path); numbers
 // written to a fixed precision (mesh.json, numbers.json: 12-14 digits) stay below 15.
 inline constexpr unsigned kExactDigits = 14;
 
@@ -756,26 +756,25 @@ struct stage2 {
         return true;
       }
     } else if (int_digits + frac_digits <= 19) {
-      // m holds every digit exactly: value = m * 10^e10. Up to kExactDigits digits m < 2^53
-      // and, for |e10| <= 22, 10^|e10| are exact doubles: their correctly rounded product or
-      // quotient is the nearest double (Clinger); else Eisel-Lemire.
-      const std::int64_t e10 = exp - static_cast<std::int64_t>(frac_digits);
-      if (int_digits + frac_digits <= kExactDigits && static_cast<std::uint64_t>(e10 + 22) <= 44) {
-        const double dm = static_cast<double>(static_cast<std::int64_t>(m));
-        const double d = e10 < 0 ? dm / kPow10Double[-e10] : dm * kPow10Double[e10];
-        *out++ = {tag_of(type::double_, 0),
-                  std::bit_cast<std::uint64_t>(d) | (std::uint64_t{neg} << 63)};
-        return true;
-      }
-      return to_double(neg, m, e10, s, p, off);
+      // m holds every digit exactly: value = m * 10^e10.
+      return to_double(neg, m, exp - static_cast<std::int64_t>(frac_digits), s, p, off);
     }
     return slow_double(s, p, off);
   }
 
   // The double nearest m * 10^e10 (m exact, <= 19 digits), negated if neg; s..p is the token.
-  // Eisel-Lemire (fast_float's compute_float): its own branches do not depend on the digits.
+  // Below 10^kExactDigits m < 2^53 and, for |e10| <= 22, 10^|e10| are exact doubles: their
+  // correctly rounded product or quotient is the nearest double (Clinger). Else Eisel-Lemire
+  // (fast_float's compute_float), whose own branches do not depend on the digits.
   KEEL_INLINE bool to_double(bool neg, std::uint64_t m, std::int64_t e10, const std::uint8_t* s,
                              const std::uint8_t* p, std::size_t off) noexcept {
+    if (m < kPow10U64[kExactDigits] && static_cast<std::uint64_t>(e10 + 22) <= 44) {
+      const double dm = static_cast<double>(static_cast<std::int64_t>(m));
+      const double d = e10 < 0 ? dm / kPow10Double[-e10] : dm * kPow10Double[e10];
+      *out++ = {tag_of(type::double_, 0),
+                std::bit_cast<std::uint64_t>(d) | (std::uint64_t{neg} << 63)};
+      return true;
+    }
     const fast_float::adjusted_mantissa am =
         fast_float::compute_float<fast_float::binary_format<double>>(e10, m);
     if (am.power2 < 0) [[unlikely]]  // undecided: the full algorithm
