@@ -188,17 +188,16 @@ value:
     ip += 2;
     goto after_value;
   }
-  if (c == '{' || c == '[') goto open;
-  if (c == ']') {
-    // A value expected after a comma: a trailing comma, when allowed, in an array.
-    if (!trailing || object) return nullptr;
+  if (kTokenChar.t[c]) {  // a bare token (or a byte stage 2 rejects where a value starts)
+    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
     ++ip;
-    goto close;
+    goto after_value;
   }
-  if (c == '}' || c == ',' || c == ':') return nullptr;
-  if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+  if (c == '{' || c == '[') goto open;
+  // A value expected after a comma: ']' is a trailing comma, when allowed, in an array.
+  if (c != ']' || !trailing || object) return nullptr;
   ++ip;
-  goto after_value;
+  goto close;
 key:
   if (buf[*ip] != '"') {
     // A key expected after a comma ("{}" was checked at the '{'): a trailing comma, when allowed.
@@ -260,13 +259,14 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
     if (c == '"') {
       if (!plain_string<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
       ip += 2;
+    } else if (kTokenChar.t[c]) {
+      if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+      ++ip;
     } else if (c == '{' || c == '[') {
       ip = skip_container(s2, v, ip);
       if (ip == nullptr) return nullptr;
     } else {
-      if (c == ']' || c == '}' || c == ',' || c == ':') return nullptr;
-      if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
-      ++ip;
+      return nullptr;
     }
     const std::uint8_t after = v.buf[*ip];
     if (after == '}') return ip;
