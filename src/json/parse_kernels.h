@@ -312,6 +312,20 @@ inline constexpr token_table kTokenChar{};
 // written to a fixed precision (mesh.json, numbers.json: 12-14 digits) stay below 15.
 inline constexpr unsigned kExactDigits = 14;
 
+// What the byte after a run of digits makes of a number: its end (a byte that cannot continue a
+// token), a fraction, an exponent, or an error. One lookup instead of a compare per case.
+inline constexpr std::uint8_t kDigitsEnd = 0, kDigitsDot = 1, kDigitsExp = 2, kDigitsBad = 3;
+struct after_digits_table {
+  std::uint8_t v[256];
+  constexpr after_digits_table() : v() {
+    for (int c = 0; c < 256; ++c) v[c] = kTokenChar.t[c] ? kDigitsBad : kDigitsEnd;
+    v[static_cast<unsigned char>('.')] = kDigitsDot;
+    v[static_cast<unsigned char>('e')] = kDigitsExp;
+    v[static_cast<unsigned char>('E')] = kDigitsExp;
+  }
+};
+inline constexpr after_digits_table kAfterDigits{};
+
 // Bytes the string and number readers may read past the end of what they parse.
 inline constexpr std::size_t kPad = 64;
 
@@ -654,11 +668,18 @@ struct stage2 {
       const std::uint32_t digs = digit_mask32(p);
       const auto il = static_cast<unsigned>(std::countr_zero(~digs));  // integer digits
       if (il - 1 < 16 && (p[0] != '0' || il == 1)) {
-        if (p[il] == '.') {
+        const std::uint8_t after_int = kAfterDigits.v[p[il]];
+        if (after_int == kDigitsEnd) {
+          const std::uint64_t m = digits_value(p, static_cast<int>(il));  // < 10^16
+          *out++ = {tag_of(type::int64, 0), neg ? ~m + 1 : m};
+          return true;
+        }
+        if (after_int == kDigitsDot) {
           const auto fl = static_cast<unsigned>(std::countr_zero(~digs >> (il + 1)));
           const std::uint8_t* const e = p + il + 1 + fl;
-          if (fl - 1 < 16 && il + fl <= 19 && il + 1 + fl < 32 && (*e | 0x20) != 'e') {
-            if (kTokenChar.t[*e]) return fail(error_code::invalid_number, off);
+          const std::uint8_t after_frac = kAfterDigits.v[*e];
+          if (fl - 1 < 16 && il + fl <= 19 && il + 1 + fl < 32 && after_frac != kDigitsExp) {
+            if (after_frac != kDigitsEnd) return fail(error_code::invalid_number, off);
             if (il + fl <= kExactDigits) {
               // m < 2^53 and 10^fl are exact doubles: their quotient, correctly rounded, is the
               // nearest double (Clinger).
@@ -673,11 +694,8 @@ struct stage2 {
                                     digits_value(p + il + 1, static_cast<int>(fl));
             return to_double(neg, m, -static_cast<std::int64_t>(fl), s, e, off);
           }
-        } else if ((p[il] | 0x20) != 'e') {
-          if (kTokenChar.t[p[il]]) return fail(error_code::invalid_number, off);
-          const std::uint64_t m = digits_value(p, static_cast<int>(il));  // < 10^16
-          *out++ = {tag_of(type::int64, 0), neg ? ~m + 1 : m};
-          return true;
+        } else if (after_int != kDigitsExp) {
+          return fail(error_code::invalid_number, off);
         }
       }
     }
