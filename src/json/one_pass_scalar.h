@@ -66,7 +66,7 @@ struct one_pass : stage2<isa_scalar, M> {
     while (p < end) {
       const std::uint8_t c = *p;
       if (c > ' ') return p;
-      if (c == ' ') {  // most whitespace between tokens is one space
+      if (c == ' ' || c == '\t' || c == '\r') {
         ++p;
       } else if (c == '\n') {
         ++p;
@@ -79,8 +79,6 @@ struct one_pass : stage2<isa_scalar, M> {
           }
           p += 8;
         }
-      } else if (c == '\t' || c == '\r') {
-        ++p;
       } else {
         return p;  // a control byte: a token (or 0x0c / 0x1a) that the grammar rejects
       }
