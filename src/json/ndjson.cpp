@@ -241,7 +241,7 @@ void count_lines(std::string_view text, const ndjson_options& o, std::size_t& li
   if (text.empty()) return;
   line_counter c{text, o.max_record_size};
   c.line_at(0);
-  const isa which = o.parse.isa == isa::automatic ? default_isa() : o.parse.isa;
+  [[maybe_unused]] const isa which = o.parse.isa == isa::automatic ? default_isa() : o.parse.isa;
 #if defined(__x86_64__)
   if (which == isa::avx512 && isa_supported(which)) {
     count_avx512(c);
