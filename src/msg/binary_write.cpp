@@ -23,6 +23,19 @@ inline std::uint8_t* put_text_at(std::uint8_t* p, std::string_view s) noexcept {
   return p + n;
 }
 
+// An entry's name at p, which has room for 17 + name.size() bytes. A std::string can be read
+// for capacity() + 1 bytes, so a name of up to 16 bytes in a string of capacity >= 15 (every
+// libstdc++ and libc++ string) is moved with one 16-byte load and store, whatever its length.
+inline std::uint8_t* put_name_at(std::uint8_t* p, const std::string& name) noexcept {
+  const std::size_t n = name.size();
+  if (n <= 16 && name.capacity() >= 15) {
+    *p++ = static_cast<std::uint8_t>(n);
+    std::memcpy(p, name.data(), 16);
+    return p + n;
+  }
+  return put_text_at(p, name);
+}
+
 void put_text(sink& out, std::string_view s) {
   out.advance(put_text_at(out.room(10 + s.size()), s));
 }
@@ -65,18 +78,24 @@ void put_entries(sink& out, const map& m) {
     }
   };
   for (const auto& e : m) {
-    const std::string_view name = e.name;
+    const std::string& name = e.name;
     const value& v = e.value;
     const type t = v.type();
     if (is_fixed(t)) {
       room(23 + name.size());
-      p = put_fixed(put_text_at(p, name), v);
+      p = put_fixed(put_name_at(p, name), v);
     } else if (t == type::string || t == type::bytes) {
       const std::string_view s = v.as_text();
       room(21 + name.size() + s.size());
-      p = put_text_at(p, name);
-      *p = detail::tag_of(t);
-      p = put_text_at(p + 1, s);
+      p = put_name_at(p, name);
+      *p++ = detail::tag_of(t);
+      if (v.is_inline() && s.size() <= 16) {  // s is in the value's 22 inline bytes
+        *p++ = static_cast<std::uint8_t>(s.size());
+        std::memcpy(p, s.data(), 16);
+        p += s.size();
+      } else {
+        p = put_text_at(p, s);
+      }
     } else {
       out.advance(p);
       put_text(out, name);
