@@ -336,11 +336,7 @@ struct one_pass : stage2<isa_scalar, M> {
           if (levels < max_depth) return over();
           return fail(error_code::depth_exceeded, static_cast<std::size_t>(p - buf));
         }
-        sp[0] = std::bit_cast<std::uint64_t>(cur_start);
-        sp[1] = cur_count;
-        sp += 2;
-        cur_count = *p == '{';
-        cur_start = out;
+        open_container(sp, cur_start, cur_count, out, *p == '{');
         ++out;
         p = skip_ws(p + 1);
         if (cur_count) {
@@ -409,14 +405,9 @@ struct one_pass : stage2<isa_scalar, M> {
       if (c == ']') goto close;
       return bad(p - 1);
     }
-  close : {
-    cur_start->tag = tag_of((cur_count & 1) ? type::object : type::array, cur_count >> 1);
-    cur_start->data = static_cast<std::uint64_t>(out - cur_start);
-    sp -= 2;
-    cur_start = std::bit_cast<node*>(sp[0]);
-    cur_count = sp[1];
+  close:
+    close_container(sp, cur_start, cur_count, out);
     goto after_value;
-  }
   done:
     if (opt.stop_after_first) {
       st.consumed = static_cast<std::size_t>(p - buf);  // after the value's last byte

@@ -375,6 +375,30 @@ inline std::size_t utf8_encode_bmp(std::uint32_t cp, std::uint8_t* out) noexcept
   return 1 + std::size_t{cp >= 0x80} + std::size_t{cp >= 0x800};
 }
 
+// The grammar's open containers, shared by stage2::run and the scalar one pass: the innermost
+// one in two locals of the caller (its first node, nullptr at the top level outside every
+// container; its element count times two, plus one for an object), the enclosing ones on a stack
+// of two words each, sp past the innermost. Inlined into the caller, all three stay in registers.
+KEEL_INLINE void open_container(std::uint64_t*& sp, node*& start, std::uint64_t& count, node* first,
+                                bool object) noexcept {
+  sp[0] = std::bit_cast<std::uint64_t>(start);
+  sp[1] = count;
+  sp += 2;
+  count = object;
+  start = first;
+}
+
+// Writes the innermost container's node (kind, element count, node span up to out) and makes the
+// enclosing one innermost.
+KEEL_INLINE void close_container(std::uint64_t*& sp, node*& start, std::uint64_t& count,
+                                 const node* out) noexcept {
+  start->tag = tag_of((count & 1) ? type::object : type::array, count >> 1);
+  start->data = static_cast<std::uint64_t>(out - start);
+  sp -= 2;
+  start = std::bit_cast<node*>(sp[0]);
+  count = sp[1];
+}
+
 // M: build: nodes and string copies for the document; validate: they go round small buffers that
 // nothing reads back, and only the checks remain; in_place: the nodes, with each string's data
 // the offset of its text in the input (the document's string area then); its copy is only
@@ -873,11 +897,7 @@ struct stage2 {
       case '{':
       case '[': {
         if (sp >= sp_limit) return fail(error_code::depth_exceeded, *ip);
-        sp[0] = std::bit_cast<std::uint64_t>(cur_start);
-        sp[1] = cur_count;
-        sp += 2;
-        cur_count = buf[*ip] == '{';
-        cur_start = out;
+        open_container(sp, cur_start, cur_count, out, buf[*ip] == '{');
         ++out;
         ++ip;
         if (cur_count) {
@@ -945,14 +965,9 @@ struct stage2 {
       if (c == ']') goto close;
       return bad(ip - 1);
     }
-  close : {
-    cur_start->tag = tag_of((cur_count & 1) ? type::object : type::array, cur_count >> 1);
-    cur_start->data = static_cast<std::uint64_t>(out - cur_start);
-    sp -= 2;
-    cur_start = std::bit_cast<node*>(sp[0]);
-    cur_count = sp[1];
+  close:
+    close_container(sp, cur_start, cur_count, out);
     goto after_value;
-  }
   done:
     // The direct read of struct mapping parses one value at a time. (A run-time flag here, a
     // member, measured 14 % slower on twitter.json and instruments.json: GCC kept fewer of the
