@@ -495,6 +495,31 @@ bool ndjson_reader::next_value() {
 
 bool ndjson_reader::next() {
   if (options_.concatenated) return next_value();
+  // The common case first: the next line is in the batch, starts with no blank and is not too
+  // long (anything else takes the general loop below, which gives the same results).
+  while (!stopped_ && batch_) {
+    const char* const line = text_.data() + begin_;
+    std::size_t len;
+    if (!batch_->next_line(line, len)) break;
+    const char c = line[0];  // the line's '\n' when it is empty
+    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || len > options_.max_record_size) {
+      batch_->unget_line();
+      break;
+    }
+    const std::size_t at = base_ + begin_;
+    begin_ += len + 1;
+    ++line_;
+    ++record_;
+    // A line that fails in the batch is parsed alone: the error is the one it gives alone.
+    json::error pe;
+    if (batch_->record(parser_, doc_, line, len) || !(pe = parser_.parse_into(doc_, line, len))) {
+      info_ = {record_, line_, at};
+      return true;
+    }
+    const ndjson_error e{pe.code, record_, line_, pe.column, at + pe.offset};
+    if (!options_.skip_bad_records) return fail(e);
+    skip(e);
+  }
   bool discarding = false;  // inside a too-long record being skipped
   while (!stopped_) {
     const bool complete = !streaming_ || eof_;

@@ -164,45 +164,17 @@ std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::siz
                        : std::string_view::npos;
 }
 
-error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,
-                        std::size_t len, bool complete) noexcept {
+error line_batch::parse_slow(parser& p, document& doc, std::string_view text, std::size_t at,
+                             std::size_t len, bool complete) noexcept {
   const char* const line = text.data() + at;
-  const parse_options& o = p.options();
+  // A line of the batch that failed there is parsed alone: the error is the one it gives alone.
   // Comments may span lines: only a line alone says what its comments are.
-  if (o.allow_comments || !covers(p, text, at, len, complete)) return p.parse_into(doc, line, len);
-  // The line's positions: from the first at or after its start to the first at or after its end
-  // (at most one a byte).
-  const auto a = static_cast<std::uint32_t>(line - begin_);
-  const auto b = static_cast<std::uint32_t>(a + len);
-  std::uint32_t* const all = positions_.get();
-  std::uint32_t* const stop = all + count_;
-  std::uint32_t* first = all + next_;
-  if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
-  // Lines of one shape have as many positions as the line before: check that count first.
-  std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
-  if ((last > first && last[-1] >= b) || (last < stop && *last < b))
-    last = std::lower_bound(first, std::min(stop, first + len + 1), b);
-  next_ = static_cast<std::size_t>(last - all);
-  const auto n = static_cast<std::size_t>(last - first);
-  last_count_ = n;
-  // Stage 2 reads the record's positions where they are; the sentinels it writes after them
-  // (kSentinels, within the kIndexSlack entries after the batch's) go over the next record's
-  // first positions, kept here and put back.
-  std::uint32_t kept[kSentinels];
-  std::memcpy(kept, last, sizeof kept);
-  parse_state st;
-  st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
-  st.len = static_cast<std::size_t>(end_ - begin_);
-  st.opt = &o;
-  st.owner = &p;
-  st.doc = &doc;
-  st.idx = first;
-  st.n_idx = n;
-  st.positions_given = true;
-  build_(st);
-  std::memcpy(last, kept, sizeof kept);
-  if (st.code == error_code::ok) return {};
-  return p.parse_into(doc, line, len);
+  const bool in_batch = line >= begin_ && line < end_ && line + len <= end_;
+  if (in_batch || p.options().allow_comments || !make_at(p, text, at, len, complete) ||
+      !record(p, doc, line, len)) {
+    return p.parse_into(doc, line, len);
+  }
+  return {};
 }
 
 }  // namespace keel::json::detail

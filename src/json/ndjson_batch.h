@@ -6,8 +6,10 @@
 // (a few hundred bytes) is a large part of the work.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 
@@ -47,16 +49,63 @@ class line_batch {
   std::size_t line_end(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
     // The common case inline: the next line of the batch. (Every end before next_line_ is before
     // the line: lines are asked for in order.)
-    const char* const line = text.data() + at;
+    std::size_t len;
+    if (next_line(text.data() + at, len)) return at + len;
+    return find_line_end(p, text, at, complete);
+  }
+
+  // The next line of the batch when it starts at `line` (lines are taken in order): true with
+  // its length (without the '\n', which is in the batch too) in len; false when the batch does
+  // not have it (line_end() then finds it). unget_line() gives the line back.
+  bool next_line(const char* line, std::size_t& len) noexcept {
     if (line >= begin_ && line < end_ && next_line_ < lines_) {
       const auto a = static_cast<std::uint32_t>(line - begin_);
       const std::uint32_t e = ends_[next_line_];
       if (e >= a) {
         ++next_line_;
-        return at + (e - a);
+        len = e - a;
+        return true;
       }
     }
-    return find_line_end(p, text, at, complete);
+    return false;
+  }
+  void unget_line() noexcept { --next_line_; }
+
+  // Stage 2 over the line [line, line + len) of the batch (which holds it whole) into doc;
+  // false when it fails there (parse() then parses the line alone for its own error).
+  bool record(parser& p, document& doc, const char* line, std::size_t len) noexcept {
+    // The line's positions: from the first at or after its start to the first at or after its
+    // end (at most one a byte).
+    const auto a = static_cast<std::uint32_t>(line - begin_);
+    const auto b = static_cast<std::uint32_t>(a + len);
+    std::uint32_t* const all = positions_.get();
+    std::uint32_t* const stop = all + count_;
+    std::uint32_t* first = all + next_;
+    if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
+    // Lines of one shape have as many positions as the line before: check that count first.
+    std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
+    if ((last > first && last[-1] >= b) || (last < stop && *last < b))
+      last = std::lower_bound(first, std::min(stop, first + len + 1), b);
+    next_ = static_cast<std::size_t>(last - all);
+    const auto n = static_cast<std::size_t>(last - first);
+    last_count_ = n;
+    // Stage 2 reads the record's positions where they are; the sentinels it writes after them
+    // (kSentinels, within the kIndexSlack entries after the batch's) go over the next record's
+    // first positions, kept here and put back.
+    std::uint32_t kept[kSentinels];
+    std::memcpy(kept, last, sizeof kept);
+    parse_state st;
+    st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
+    st.len = static_cast<std::size_t>(end_ - begin_);
+    st.opt = &p.options();
+    st.owner = &p;
+    st.doc = &doc;
+    st.idx = first;
+    st.n_idx = n;
+    st.positions_given = true;
+    build_(st);
+    std::memcpy(last, kept, sizeof kept);
+    return st.code == error_code::ok;
   }
 
   // Parses the line text[at, at + len) (without its '\n') into doc with p's options and buffers:
@@ -66,7 +115,12 @@ class line_batch {
   // comments allowed, no newline in view) and a line that fails in the batch are parsed by
   // parse_into, which then reports the error with the line's own line and column.
   error parse(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
-              bool complete) noexcept;
+              bool complete) noexcept {
+    // The common case inline: a line of the batch that stage 2 accepts.
+    const char* const line = text.data() + at;
+    if (line >= begin_ && line < end_ && line + len <= end_ && record(p, doc, line, len)) return {};
+    return parse_slow(p, doc, text, at, len, complete);
+  }
 
  private:
   // Stage 1 over the lines from text[at] on; false when there is no batch to make there.
@@ -83,6 +137,8 @@ class line_batch {
   std::size_t find_line_end(parser& p, std::string_view text, std::size_t at,
                             bool complete) noexcept;
   void find_lines() noexcept;  // ends_ of the batch's lines
+  error parse_slow(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
+                   bool complete) noexcept;
 
   std::unique_ptr<std::uint32_t[]> positions_;  // of the batch, from begin_
   std::size_t positions_capacity_ = 0;
