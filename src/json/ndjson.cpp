@@ -41,7 +41,7 @@ namespace detail {
 
 ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& starts,
                          std::size_t i, piece_counts& counts, const ndjson_options& o,
-                         std::size_t& skipped,
+                         std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx) {
   // One parser, document and batch per thread, kept between calls: steady-state parsing
   // allocates nothing.
@@ -59,34 +59,47 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   std::size_t own[2] = {0, 0}, line = 0, record = 0;
   const bool counted = batch.count_all(p, text, o.max_record_size, own[0], own[1]);
   counts.before(i, counted ? own : nullptr, line, record);
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t nl = batch.line_end(p, text, pos, true);
-    if (nl == std::string_view::npos) nl = text.size();
-    const std::string_view l = text.substr(pos, nl - pos);
-    const std::size_t at = pos;
-    pos = nl + 1;
-    ++line;
-    // The size first (as the streaming reader, which meets it before the line's end).
-    if (l.size() <= o.max_record_size && blank(l)) continue;
-    ++record;
-    const record_info info{record, line, base + at};
-    if (l.size() > o.max_record_size) {
-      const ndjson_error e{error_code::record_too_long, record, line, 1, base + at};
-      if (!o.skip_bad_records) return e;
-      ++skipped;
-      if (o.on_skip) o.on_skip(e);
-      continue;
+  // The results of the piece grow once, not by doubling.
+  if (counted) reserve(ctx, own[1]);
+  ndjson_error stop;
+  // A bad record: true when the reading stops there, else it is counted and skipped.
+  auto bad = [&](const ndjson_error& e) {
+    if (!o.skip_bad_records) {
+      stop = e;
+      return true;
     }
-    const json::error pe = batch.parse(p, doc, text, at, l.size(), true);
-    if (!pe) {
-      f(ctx, doc.root(), info);
-      continue;
-    }
-    const ndjson_error e{pe.code, record, line, pe.column, base + at + pe.offset};
-    if (!o.skip_bad_records) return e;
     ++skipped;
     if (o.on_skip) o.on_skip(e);
+    return false;
+  };
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t at = pos;
+    std::size_t len = 0;
+    json::error pe;
+    // The common record first (line_batch::common_record), else the general steps.
+    if (!batch.common_record(p, doc, text.data() + at, o.max_record_size, len, pe)) {
+      const std::size_t nl = batch.line_end(p, text, at, true);
+      len = (nl == std::string_view::npos ? text.size() : nl) - at;
+      // The size first (as the streaming reader, which meets it before the line's end).
+      if (len <= o.max_record_size && blank(text.substr(at, len))) {
+        pos = at + len + 1;
+        ++line;
+        continue;
+      }
+      if (len > o.max_record_size) {
+        pos = at + len + 1;
+        if (bad({error_code::record_too_long, ++record, ++line, 1, base + at})) return stop;
+        continue;
+      }
+      pe = batch.parse(p, doc, text, at, len, true);
+    }
+    pos = at + len + 1;
+    const record_info info{++record, ++line, base + at};
+    if (!pe) {
+      f(ctx, doc.root(), info);
+    } else if (bad({pe.code, record, line, pe.column, base + at + pe.offset})) {
+      return stop;
+    }
   }
   return {};
 }
@@ -495,24 +508,19 @@ bool ndjson_reader::next_value() {
 
 bool ndjson_reader::next() {
   if (options_.concatenated) return next_value();
-  // The common case first: the next line is in the batch, starts with no blank and is not too
-  // long (anything else takes the general loop below, which gives the same results).
-  while (!stopped_ && batch_) {
-    const char* const line = text_.data() + begin_;
-    std::size_t len;
-    if (!batch_->next_line(line, len)) break;
-    const char c = line[0];  // the line's '\n' when it is empty
-    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || len > options_.max_record_size) {
-      batch_->unget_line();
+  // The common record first (line_batch::common_record); anything else takes the general loop
+  // below, which gives the same results.
+  for (std::size_t len = 0; !stopped_ && batch_;) {
+    json::error pe;
+    if (!batch_->common_record(parser_, doc_, text_.data() + begin_, options_.max_record_size, len,
+                               pe)) {
       break;
     }
     const std::size_t at = base_ + begin_;
     begin_ += len + 1;
     ++line_;
     ++record_;
-    // A line that fails in the batch is parsed alone: the error is the one it gives alone.
-    json::error pe;
-    if (batch_->record(parser_, doc_, line, len) || !(pe = parser_.parse_into(doc_, line, len))) {
+    if (!pe) {
       info_ = {record_, line_, at};
       return true;
     }

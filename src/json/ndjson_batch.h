@@ -108,6 +108,26 @@ class line_batch {
     return st.code == error_code::ok;
   }
 
+  // The common record: when the line at `line` is the batch's next one, starts with no blank and
+  // is at most max_len bytes long, parses it into doc (stage 2 in the batch; alone after a
+  // failure there, for the error the line gives alone) and returns true with its length in len
+  // and the result in e. false: the line is left for the general path (line_end(), parse()).
+  bool common_record(parser& p, document& doc, const char* line, std::size_t max_len,
+                     std::size_t& len, error& e) noexcept {
+    if (!next_line(line, len)) return false;
+    const char c = line[0];  // the line's '\n' when it is empty
+    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || len > max_len) {
+      unget_line();
+      return false;
+    }
+    if (record(p, doc, line, len)) {
+      e = {};
+    } else {
+      e = p.parse_into(doc, line, len);
+    }
+    return true;
+  }
+
   // Parses the line text[at, at + len) (without its '\n') into doc with p's options and buffers:
   // the same document, or the same error, as p.parse_into(doc, text.data() + at, len). Lines are
   // taken in order (a skipped line is fine). `complete`: nothing follows text in the input, so a

@@ -153,10 +153,10 @@ class piece_counts;
 // Parses the records of piece i of `text` (whole lines, from starts[i] to the next start)
 // calling f(ctx, value, info) for each; returns the first bad record's error (stopping there)
 // unless skipping, when it counts them in skipped. The lines and records before the piece come
-// from `counts`.
+// from `counts`. reserve(ctx, n) is called first with the piece's record count when known.
 ndjson_error parse_piece(std::string_view text, const std::vector<std::size_t>& starts,
                          std::size_t i, piece_counts& counts, const ndjson_options& o,
-                         std::size_t& skipped,
+                         std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
 // Splits text into pieces of about `target` bytes ending at line ends; returns the piece starts.
 std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
@@ -232,6 +232,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     } ctx{&map, &out.items};
     out.error = detail::parse_piece(
         text, starts, i, counts, options, out.skipped,
+        [](void* c, std::size_t records) { static_cast<ctx_t*>(c)->items->reserve(records); },
         [](void* c, const value& v, const record_info& info) {
           auto* x = static_cast<ctx_t*>(c);
           x->items->emplace_back((*x->map)(v, info), info);
