@@ -49,15 +49,52 @@ const std::uint32_t* value_at(parse_state& st, const direct_view& v,
 // Skipping a value the struct does not read, with the same verdict as stage 2 (valid or not: the
 // error itself is found by the DOM path, see direct_mapper) but none of its output: no nodes, no
 // string copies, no number conversion where the token's shape decides it. Stage 1 already
-// validated the text's UTF-8 and rejected control characters in strings; what remains is the
-// grammar, escapes, and the scalars' syntax (and a number's range). The fast paths read only
-// locals (buf, safe): stores through a char pointer would make GCC reload anything else.
+// validated the text's UTF-8, rejected control characters in strings and paired every opening
+// quote with its closing one. What remains is the grammar, the escapes (checked for the bytes of
+// a whole run of skipped members at once, escapes_valid) and the scalars' syntax (and a number's
+// range). The fast paths read only locals (buf, safe): stores through a char pointer would make
+// GCC reload anything else.
 template <class I>
 using skip_stage2 = stage2<I, stage2_mode::one_value>;
 
-// True when the string whose quotes are at ip[0] and ip[1] has no backslash, so is valid as it
-// stands (one vector compare for most); false when it has one, or is too near the end of the text
-// to tell without stage 2 (ip + 1 >= safe).
+// True when every backslash of text[0, len) starts an escape stage 2 accepts (stage2::escape:
+// one of \" \\ \/ \b \f \n \r \t, or \u and four hex digits, a high surrogate followed by
+// \u and a low one, no low surrogate alone), each taken after the one before as stage 2 reads
+// them. In a valid text every backslash is in a string, so the strings' escapes are valid
+// exactly when this is true; a backslash outside a string makes the text invalid whatever this
+// says (the walk then fails at the token that holds it). text[0, len) begins and ends outside
+// any string (a run of members); the skip then reads no string on its own.
+inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
+  const std::uint8_t* p = text;
+  const std::uint8_t* const end = text + len;
+  for (;;) {
+    p = static_cast<const std::uint8_t*>(std::memchr(p, '\\', static_cast<std::size_t>(end - p)));
+    if (p == nullptr) return true;
+    do {  // escapes come in runs (\uXXXX\uXXXX, \/ in URLs): the next one without memchr
+      if (end - p < 2) return false;
+      if (p[1] != 'u') {
+        if (kEscapeChar.v[p[1]] == 0) return false;
+        p += 2;
+        continue;
+      }
+      if (end - p < 6) return false;
+      const std::int32_t cp = hex4(p + 2);
+      if (cp < 0) return false;
+      if (static_cast<std::uint32_t>(cp - 0xd800) < 0x800) {  // a surrogate: high, then low
+        if (cp >= 0xdc00 || end - p < 12 || p[6] != '\\' || p[7] != 'u') return false;
+        const std::int32_t lo = hex4(p + 8);
+        if (lo < 0xdc00 || lo >= 0xe000) return false;  // (a bad hex digit is negative)
+        p += 12;
+      } else {
+        p += 6;
+      }
+    } while (p < end && *p == '\\');
+  }
+}
+
+// True when the string whose quotes are at ip[0] and ip[1] has no backslash, so is the same
+// escaped or not (one vector compare for most); false when it has one, or is too near the end of
+// the text to tell without stage 2 (ip + 1 >= safe).
 template <class I>
 KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe,
                               const std::uint32_t* ip) noexcept {
@@ -124,14 +161,14 @@ KEEL_INLINE bool plain_scalar(const std::uint8_t* buf, const std::uint32_t* safe
   return digits <= 19 && !kTokenChar.t[*q];
 }
 
-// The string or bare token at ip checked by stage 2 (decoded into the scratch area): out of
-// line, off the fast paths.
+// The bare token at ip checked by stage 2 (decoded into the scratch area): out of line, off the
+// fast paths.
 template <class I>
 KEEL_NOINLINE bool check_by_stage2(skip_stage2<I>& s2, const direct_view& v,
                                    const std::uint32_t* ip) noexcept {
   s2.out = v.nodes;
   s2.sout = v.strings;
-  return v.buf[*ip] == '"' ? s2.string(ip) : s2.scalar(ip);
+  return s2.scalar(ip);
 }
 
 // The container at ip ('{' or '['), skipped: the position after it, or nullptr when the text is
@@ -145,8 +182,8 @@ const std::uint32_t* skip_container(skip_stage2<I>& s2, const direct_view& v,
   const std::uint32_t* const safe = v.safe;
   const std::size_t max_depth = s2.st.opt->max_depth;
   const bool trailing = s2.st.opt->allow_trailing_commas;
-  constexpr std::size_t kLevels = 1024;
-  std::uint64_t kinds[kLevels / 64];  // bit d: the container at depth d is an object
+  constexpr std::size_t kLevels = 64;
+  std::uint64_t kinds = 0;  // bit d: the container d levels below the innermost is an object
   const std::size_t limit = max_depth < kLevels ? max_depth : kLevels;
   const std::uint32_t* const start = ip;
   std::size_t depth = 0;
@@ -163,11 +200,7 @@ open:
     return s2.run() ? s2.st.next_position : nullptr;
   }
   object = buf[*ip] == '{';
-  if (object) {
-    kinds[depth / 64] |= std::uint64_t{1} << (depth % 64);
-  } else {
-    kinds[depth / 64] &= ~(std::uint64_t{1} << (depth % 64));
-  }
+  kinds = (kinds << 1) | std::uint64_t{object};
   ++depth;
   ++ip;
   if (object) {
@@ -183,8 +216,7 @@ open:
   }
 value:
   c = buf[*ip];
-  if (c == '"') {
-    if (!plain_string<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+  if (c == '"') {  // its escapes are checked by skip_members (escapes_valid)
     ip += 2;
     goto after_value;
   }
@@ -205,7 +237,6 @@ key:
     ++ip;
     goto close;
   }
-  if (!plain_string<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
   ip += 2;
   if (buf[*ip] != ':') return nullptr;
   ++ip;
@@ -219,18 +250,16 @@ after_value:
   if (c != (object ? std::uint8_t{'}'} : std::uint8_t{']'})) return nullptr;
 close:
   if (--depth == 0) return ip;
-  object = (kinds[(depth - 1) / 64] >> ((depth - 1) % 64)) & 1;
+  kinds >>= 1;
+  object = kinds & 1;
   goto after_value;
 }
 
-// From ip, the position of a key in an object (after '{' or ','), drops the members whose
-// (unescaped) key no field can have (f), each checked as stage 2 would (skip_container). Returns
-// the position of the first member whose key may be a field's, or of whatever else stands where a
-// key should (the object's '}' after its last member or a trailing comma, or a byte the caller
-// rejects); nullptr when the text is not valid JSON there.
+// skip_members' walk: the members, their grammar and scalars; the escapes of the strings it steps
+// over unread are left to the caller.
 template <class I>
-const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const std::uint32_t* ip,
-                                  const key_filter& f) noexcept {
+KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
+                                          const std::uint32_t* ip, const key_filter& f) noexcept {
   const auto may_be_field = [&f](const std::uint8_t* key, std::size_t len) {
     std::uint64_t candidates = f.by_len[len < 63 ? len : 63];
     if (len != 0) candidates &= f.by_first[key[0]];
@@ -256,8 +285,7 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
     ++ip;
     // The value: the common string and scalar here, containers by skip_container.
     const std::uint8_t c = v.buf[*ip];
-    if (c == '"') {
-      if (!plain_string<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+    if (c == '"') {  // its escapes are checked by the caller (escapes_valid)
       ip += 2;
     } else if (kTokenChar.t[c]) {
       if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
@@ -273,6 +301,20 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
     if (after != ',') return nullptr;
     ++ip;
   }
+}
+
+// From ip, the position of a key in an object (after '{' or ','), drops the members whose
+// (unescaped) key no field can have (f), each checked as stage 2 would: the grammar, the scalars
+// and deep nesting by skip_run, the escapes of every string skipped in one pass over their bytes
+// (escapes_valid). Returns the position of the first member whose key may be a field's, or of
+// whatever else stands where a key should (the object's '}' after its last member or a trailing
+// comma, or a byte the caller rejects); nullptr when the text is not valid JSON there.
+template <class I>
+const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const std::uint32_t* ip,
+                                  const key_filter& f) noexcept {
+  const std::uint32_t* const end = skip_run<I>(st, v, ip, f);
+  if (end == nullptr || end == ip || escapes_valid(v.buf + *ip, *end - *ip)) return end;
+  return nullptr;
 }
 
 }  // namespace keel::json::detail

@@ -304,6 +304,11 @@ TEST(MappingPaths, SkippedValuesAgree) {
       R"({"k":[1,{"x":null}],"s":"t"})",
       R"([1,"a",true,null,{"q":[false]}])",
       "1" + std::string(400, '0') + "e-400",
+      R"("\ud83d\ude00")",
+      R"("\u00e9\u00E8\/\/\b\f\n\r\t")",
+      R"("\\\\")",
+      R"("a\\")",
+      R"(["\"",{"\\":"\u0022"}])",
       // invalid
       "1" + std::string(400, '0'),
       "1e400",
@@ -360,6 +365,18 @@ TEST(MappingPaths, SkippedValuesAgree) {
       "x",
       R"(["a" "b"])",
       R"(["a":1])",
+      R"("\ud83d\u0041")",
+      R"("\ud83dx")",
+      R"("\ud83d\ud83d")",
+      R"("\ude00\ud83d")",
+      R"("\u00e9\u00e")",
+      R"("a\\\")",
+      R"(\"x")",
+      R"(\u0041)",
+      R"(\)",
+      R"(1\n)",
+      R"(tru\e)",
+      R"([1,\/])",
   };
   for (const std::string& x : values) {
     for (const std::string& text : {
@@ -379,10 +396,10 @@ TEST(MappingPaths, SkippedValuesAgree) {
     const std::string text = R"({"a":1,"zz":)" + std::string(x) + R"(,"v":[]})" + pad;
     same_on_both_paths<paths::inner>(text, trailing);
   }
-  // Nesting deeper than the skip's own bookkeeping (1024 levels) goes to stage 2's grammar.
+  // Nesting deeper than the skip's own bookkeeping (64 levels) goes to stage 2's grammar.
   parse_options deep;
   deep.max_depth = 3000;
-  for (const std::size_t levels : {1000, 1023, 1024, 1025, 2000, 2999, 3000}) {
+  for (const std::size_t levels : {63, 64, 65, 1000, 1023, 1024, 1025, 2000, 2999, 3000}) {
     const std::string nest = std::string(levels, '[') + std::string(levels, ']');
     const std::string text = R"({"a":1,"zz":)" + nest + R"(,"v":[]})" + pad;
     EXPECT_EQ(same_on_both_paths<paths::inner>(text, deep), levels < 3000) << levels;
