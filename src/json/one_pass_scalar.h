@@ -36,7 +36,9 @@
 namespace keel::json::detail {
 namespace {
 
-template <stage2_mode M>
+// Check: UTF-8 validated (not allow_invalid_utf8), a template argument so that the string loop's
+// test for the bytes that end a run of contents folds to fewer operations.
+template <stage2_mode M, bool Check>
 struct one_pass : stage2<isa_scalar, M> {
   using base = stage2<isa_scalar, M>;
   using base::buf;
@@ -56,7 +58,6 @@ struct one_pass : stage2<isa_scalar, M> {
   const std::uint8_t* end;
   const std::uint8_t* tok_safe;  // a token starting before it can be read in the text
   node* node_limit;              // Build: a node written here means the estimate was short
-  std::uint64_t high;            // string_stops' non-ASCII mask (0: UTF-8 not checked)
   bool start_over = false;       // set when the two passes must parse the document instead
 
   // Skips whitespace from p; returns the first other byte, or end. No whitespace and a single
@@ -202,14 +203,14 @@ struct one_pass : stage2<isa_scalar, M> {
         const std::uint64_t w0 = load8(src);
         const std::uint64_t w1 = load8(src + 8);
         std::memcpy(dst, src, 16);
-        const std::uint64_t m0 = string_stops(w0, high);
-        const std::uint64_t m1 = string_stops(w1, high);
+        const std::uint64_t m0 = string_stops<Check>(w0);
+        const std::uint64_t m1 = string_stops<Check>(w1);
         const int bit = m0 != 0 ? std::countr_zero(m0) : 64 + std::countr_zero(m1);
         src += bit >> 3;
         dst += bit >> 3;
         if (bit == 128) continue;
       } else {
-        while (src < end && *src >= 0x20 && *src != '"' && *src != '\\' && (*src < 0x80 || !high))
+        while (src < end && *src >= 0x20 && *src != '"' && *src != '\\' && (*src < 0x80 || !Check))
           *dst++ = *src++;
         if (src == end)
           return fail(error_code::unterminated_string, static_cast<std::size_t>(open - buf));
@@ -460,8 +461,7 @@ struct one_pass : stage2<isa_scalar, M> {
     one_pass s{{st, buf, len, nullptr, 0, nullptr, nodes, strings, strings, nodes},
                buf + len,
                tok_safe,
-               nodes + node_cap,
-               st.opt->allow_invalid_utf8 ? 0 : scalar_stage1::kHighBits};
+               nodes + node_cap};
     ok = s.run();
     out_end = s.out;
     sout_end = s.sout;
@@ -492,8 +492,11 @@ KEEL_NOINLINE void parse_one_pass_as(parse_state& st) noexcept {
   node* out_end;
   std::uint8_t* sout_end;
   bool ok = false;
-  if (!one_pass<M>::go(st, nodes, node_cap, strings, out_end, sout_end, ok))
-    return parse_document_as<isa_scalar, M>(st);
+  const bool whole =
+      st.opt->allow_invalid_utf8
+          ? one_pass<M, false>::go(st, nodes, node_cap, strings, out_end, sout_end, ok)
+          : one_pass<M, true>::go(st, nodes, node_cap, strings, out_end, sout_end, ok);
+  if (!whole) return parse_document_as<isa_scalar, M>(st);
   if (ok && Build) finish_document<M>(st, nodes, out_end, strings, sout_end);
 }
 

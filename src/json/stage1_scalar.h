@@ -67,6 +67,16 @@ KEEL_INLINE std::uint64_t string_stops(std::uint64_t w, std::uint64_t high) noex
   return (below & ~w & kHighBits) | (w & high);
 }
 
+// string_stops with `high` known: kHighBits when Check (bytes with bit 7 set are stops whatever
+// the borrows say), else 0.
+template <bool Check>
+KEEL_INLINE std::uint64_t string_stops(std::uint64_t w) noexcept {
+  const std::uint64_t below =
+      ((w ^ (kOnes * '"')) - kOnes) | ((w ^ (kOnes * '\\')) - kOnes) | (w - kOnes * 0x20);
+  if constexpr (Check) return (below | w) & kHighBits;
+  return below & ~w & kHighBits;
+}
+
 // Bit 7 set in each byte of w that is not one of - . / 0-9 (the bytes of most of a number, all
 // of them token bytes). Bytes below 0x80 add without a carry out of the byte.
 KEEL_INLINE std::uint64_t not_number_bytes(std::uint64_t w) noexcept {
