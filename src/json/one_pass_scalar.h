@@ -234,12 +234,13 @@ struct one_pass : stage2<isa_scalar, M> {
       if (c < 0x20) return fail(error_code::control_character, static_cast<std::size_t>(src - buf));
       // A run of non-ASCII bytes: validated, then copied.
       const std::uint8_t* from = src;
-      const std::uint8_t* to = scalar_stage1::scanner{buf, end, nullptr, true}.utf8_run(from);
+      const std::uint8_t* to = scalar_stage1::scanner{buf, end, nullptr, true}.utf8_run<true>(from);
       if (to == nullptr)
         return fail(error_code::invalid_utf8, static_cast<std::size_t>(from - buf));
       const auto run_len = static_cast<std::size_t>(to - src);
-      if (run_len <= 16 && end - src >= 16) {
-        std::memcpy(dst, src, 16);
+      if (end - to >= 16) {
+        // Sixteen bytes at a time, reading at most 15 past the run.
+        for (std::size_t k = 0; k < run_len; k += 16) std::memcpy(dst + k, src + k, 16);
       } else {
         std::memcpy(dst, src, run_len);
       }

@@ -110,7 +110,10 @@ struct scanner {
   }
 
   // Validates the non-ASCII sequences from p on; returns the first byte after them, or nullptr
-  // (with p at the bad sequence) on an invalid one.
+  // (with p at the bad sequence) on an invalid one. InString: inside a string, the run goes on
+  // over up to seven ASCII bytes of contents (no quote, backslash or control character) that are
+  // followed by another non-ASCII byte (the spaces and punctuation of non-Latin text).
+  template <bool InString = false>
   KEEL_INLINE const std::uint8_t* utf8_run(const std::uint8_t*& p) noexcept {
     const std::uint8_t* q = p;
     do {
@@ -153,8 +156,21 @@ struct scanner {
         return nullptr;
       }
       q += n;
-    } while (q < end && *q >= 0x80);
+    } while (q < end && (*q >= 0x80 || (InString && text_gap(q))));
     return q;
+  }
+
+  // Inside a string at an ASCII byte q: true, with q moved to it, when a non-ASCII byte follows
+  // within eight bytes with only string contents (no quote, backslash or control) before it.
+  KEEL_INLINE bool text_gap(const std::uint8_t*& q) const noexcept {
+    if (end - q < 8) return false;
+    const std::uint64_t w = load8(q);
+    const std::uint64_t high = w & kHighBits;
+    const std::uint64_t stops = string_stops<false>(w);
+    const int first_high = std::countr_zero(high);  // 64: none
+    if (first_high >= (stops != 0 ? std::countr_zero(stops) : 64)) return false;
+    q += first_high >> 3;
+    return true;
   }
 
   // Returns the error (ok at the end of the input, inside a string or not) and its offset;
