@@ -77,6 +77,7 @@ struct one_pass : stage2<isa_scalar, M> {
       if (c > ' ') return p;
       if (c == '\n') {
         ++p;
+        if (p<end&& * p> ' ') return p;  // no indentation
         // Indentation: up to 16 spaces without a branch on the count, then eight at a time.
         if (end - p >= 16) {
           const std::uint64_t o0 = load8(p) ^ (kOnes * ' ');
