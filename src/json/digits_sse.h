@@ -34,37 +34,53 @@ KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
       _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16)))));
 }
 
-// The 16 bytes at p minus '0'.
+// '0' and 9 in every byte, for the digit masks: their subtracts and compares read them from
+// memory (asm), one instruction each. From _mm_set1_epi8 / _mm256_set1_epi8 GCC rebuilt the
+// vectors (up to three instructions each) for every number. Internal linkage: addressed relative to
+// the code.
+alignas(32) static constexpr std::uint8_t kAsciiZeros32[32] = {
+    '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0',
+    '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'};
+alignas(32) static constexpr std::uint8_t kNines32[32] = {
+    9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+
+// The 16 bytes at p minus '0' (the VEX form: the vector kernels' flags include AVX2).
 KEEL_INLINE __m128i digit_lanes(const std::uint8_t* p) noexcept {
-  return _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
+  __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  asm("vpsubb %[z], %[v], %[v]" : [v] "+x"(d) : [z] "m"(kAsciiZeros32));
+  return d;
 }
 
 // Returns the number of leading digits at p (0 to 16) and their value in `value`.
 KEEL_INLINE int digits16(const std::uint8_t* p, std::uint64_t& value) noexcept {
   const __m128i d = digit_lanes(p);
-  const auto is_digit = static_cast<std::uint32_t>(
-      _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)));
+  __m128i low;
+  asm("vpminub %[n], %[v], %[r]" : [r] "=x"(low) : [n] "m"(kNines32), [v] "x"(d));
+  const auto is_digit = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(low, d)));
   const int c = std::countr_zero(~is_digit);  // bits 16-31 of ~is_digit are set: c <= 16
   value = lanes_value(d, c);
   return c;
 }
 
-// The 32 bytes at p minus '0' (AVX2; the vector kernels' flags). A macro, not a function: a
+// d = the 32 bytes at p minus '0' (AVX2; the vector kernels' flags). A macro, not a function: a
 // function returning __m256i changes the ABI in files built without AVX that include this one.
-#define KEEL_DIGIT_LANES32(p) \
-  _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), _mm256_set1_epi8('0'))
+#define KEEL_DIGIT_LANES32(p, d)                                       \
+  __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); \
+  asm("vpsubb %[z], %[v], %[v]" : [v] "+x"(d) : [z] "m"(kAsciiZeros32))
 
 // The first 16 of those lanes: the same 32-byte load, which the compiler then shares with
 // digit_mask32(p) (one load and subtract fewer per number than a 16-byte load of its own).
 KEEL_INLINE __m128i digit_lanes_lo(const std::uint8_t* p) noexcept {
-  return _mm256_castsi256_si128(KEEL_DIGIT_LANES32(p));
+  KEEL_DIGIT_LANES32(p, d);
+  return _mm256_castsi256_si128(d);
 }
 
 // One bit per byte of the 32 at p that is an ASCII digit.
 KEEL_INLINE std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
-  const __m256i d = KEEL_DIGIT_LANES32(p);
-  return static_cast<std::uint32_t>(
-      _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d)));
+  KEEL_DIGIT_LANES32(p, d);
+  __m256i low;
+  asm("vpminub %[n], %[v], %[r]" : [r] "=x"(low) : [n] "m"(kNines32), [v] "x"(d));
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, d)));
 }
 #undef KEEL_DIGIT_LANES32
 
