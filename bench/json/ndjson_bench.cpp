@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // keel bench json, cases ndjson/<threads>: the corpus NDJSON file repeated to >= 100 MB, a full
 // DOM per record with every value visited, keel's reader (1 thread) and parallel reader on
-// keel::pool (2 threads) against simdjson 4.6.1's parse_many; and the peak RSS of reading a
-// generated multi-GB stream (made while reading, never stored).
+// keel::pool (2 threads) against simdjson 4.6.1's parse_many; ndjson/<path>/1, keel's kernel set
+// forced beside simdjson's kernel of the same family; and the peak RSS of reading a generated
+// multi-GB stream (made while reading, never stored).
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include <sstream>
 #include <string>
 
+#include <keel/cpu.h>
 #include <keel/json.h>
 #include <keel/json/ndjson.h>
 #include <keel/pool.h>
@@ -106,10 +108,61 @@ std::string load_sample(const context& ctx) {
   return sample;
 }
 
+// Path against path: keel's kernel set forced, beside simdjson's kernel of the same family.
+struct path {
+  keel::isa isa;
+  const char* simdjson_kernel;
+};
+constexpr path kPaths[] = {
+    {keel::isa::avx512, "icelake"}, {keel::isa::avx2, "haswell"}, {keel::isa::scalar, "fallback"}};
+
+// keel's reader over the whole text, every value visited.
+void add_reader(suite& s, const std::string& c, const std::shared_ptr<std::string>& text,
+                std::size_t records, const json::ndjson_options& o) {
+  s.add(
+      c, "keel",
+      [text, o](benchmark::State& st) {
+        json::ndjson_reader r(o);
+        for (auto _ : st) {
+          r.open_buffer(*text);
+          std::size_t values = 0;
+          while (r.next()) values += visit(r.value());
+          if (r.error() || values == 0) st.SkipWithError("ndjson failed");
+          benchmark::DoNotOptimize(values);
+        }
+      },
+      text->size(), records);
+}
+
+// simdjson's parse_many over the same text (prepared once).
+void add_parse_many(suite& s, const std::string& c, const std::string& impl,
+                    const std::shared_ptr<json_peers::ndjson_peer>& peer, std::size_t bytes,
+                    std::size_t records) {
+  s.add(
+      c, impl,
+      [peer](benchmark::State& st) {
+        for (auto _ : st) {
+          std::size_t recs = 0;
+          if (peer->run(recs) == 0) st.SkipWithError("parse_many failed");
+          benchmark::DoNotOptimize(recs);
+        }
+      },
+      bytes, records);
+}
+
+std::string path_case(const path& p) {
+  return std::string("ndjson/") + keel::isa_name(p.isa) + "/1";
+}
+
 }  // namespace
 
 KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjson parse_many") {
-  if (!ctx.wants("ndjson/1") && !ctx.wants("ndjson/2") && !ctx.wants("ndjson/stream")) return;
+  bool any_path = false;
+  for (const path& p : kPaths) any_path = any_path || ctx.wants(path_case(p));
+  if (!ctx.wants("ndjson/1") && !ctx.wants("ndjson/2") && !ctx.wants("ndjson/stream") &&
+      !any_path) {
+    return;
+  }
   std::string sample = load_sample(ctx);
   if (sample.empty()) {
     for (const char* c : {"ndjson/1", "ndjson/2"})
@@ -126,19 +179,7 @@ KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjso
     while (r.next()) ++records;
   }
 
-  s.add(
-      "ndjson/1", "keel",
-      [text](benchmark::State& st) {
-        json::ndjson_reader r;
-        for (auto _ : st) {
-          r.open_buffer(*text);
-          std::size_t values = 0;
-          while (r.next()) values += visit(r.value());
-          if (r.error() || values == 0) st.SkipWithError("ndjson failed");
-          benchmark::DoNotOptimize(values);
-        }
-      },
-      text->size(), records);
+  add_reader(s, "ndjson/1", text, records, {});
   auto pool2 = std::make_shared<pool::thread_pool>(2);
   s.add(
       "ndjson/2", "keel",
@@ -156,17 +197,19 @@ KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjso
       text->size(), records);
   std::shared_ptr<json_peers::ndjson_peer> sj = json_peers::make_simdjson_parse_many();
   sj->prepare(*text);
-  for (const char* c : {"ndjson/1", "ndjson/2"}) {
-    s.add(
-        c, "simdjson",
-        [sj](benchmark::State& st) {
-          for (auto _ : st) {
-            std::size_t recs = 0;
-            if (sj->run(recs) == 0) st.SkipWithError("parse_many failed");
-            benchmark::DoNotOptimize(recs);
-          }
-        },
-        text->size(), records);
+  for (const char* c : {"ndjson/1", "ndjson/2"})
+    add_parse_many(s, c, "simdjson", sj, text->size(), records);
+  for (const path& p : kPaths) {
+    const std::string c = path_case(p);
+    if (!ctx.wants(c) || !keel::isa_supported(p.isa)) continue;
+    json::ndjson_options o;
+    o.parse.isa = p.isa;
+    add_reader(s, c, text, records, o);
+    std::shared_ptr<json_peers::ndjson_peer> peer =
+        json_peers::make_simdjson_parse_many(p.simdjson_kernel);
+    if (!peer) continue;
+    peer->prepare(*text);
+    add_parse_many(s, c, std::string("simdjson-") + p.simdjson_kernel, peer, text->size(), records);
   }
   char line[320];
   std::snprintf(line, sizeof line,
@@ -175,6 +218,10 @@ KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjso
                 "(single-threaded document_stream, padded copy made once) on both rows",
                 text->size() >> 20, records, json_peers::simdjson4_version());
   s.note(line);
+  s.note(
+      "ndjson/<path>/1: path against path, 1 thread: keel's kernel set forced (avx512, avx2, "
+      "scalar) beside simdjson's parse_many on the kernel of the same family (icelake, haswell, "
+      "fallback; its run-time dispatch build)");
   // A generated multi-GB stream in a child process: its peak RSS, independent of the size.
   std::size_t records_per_sample = 0;
   {

@@ -4,13 +4,15 @@
 // implementation API. A dom::parser keeps the implementation it was first allocated with, so the
 // active implementation is switched only around that allocation. simdjson needs SIMDJSON_PADDING
 // readable bytes after the input: each document is copied once, outside the timing, into a padded
-// buffer and parsed from there. No DOM writer is measured for simdjson.
+// buffer and parsed from there. No DOM writer is measured for simdjson. parse_many on a chosen
+// kernel set for the NDJSON rows (simdjson_many.h).
 #include <simdjson.h>
 
 #include <map>
 #include <new>
 
 #include "json/peers.h"
+#include "json/simdjson_many.h"
 
 namespace keel::bench::json_peers {
 namespace {
@@ -46,6 +48,12 @@ std::unique_ptr<peer> make_simdjson(std::size_t max_input, const char* kernel) {
   const simdjson::implementation* impl = simdjson::get_available_implementations()[kernel];
   if (!impl || !impl->supported_by_runtime_system()) return nullptr;
   return std::make_unique<simdjson_peer>(max_input, impl);
+}
+
+std::unique_ptr<ndjson_peer> make_simdjson_parse_many(const char* kernel) {
+  const simdjson::implementation* impl = simdjson::get_available_implementations()[kernel];
+  if (!impl || !impl->supported_by_runtime_system()) return nullptr;
+  return std::make_unique<simdjson_many>(impl);
 }
 
 }  // namespace keel::bench::json_peers

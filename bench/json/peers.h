@@ -39,6 +39,9 @@ std::unique_ptr<peer> make_simdjson(std::size_t max_input, const char* kernel);
 std::unique_ptr<peer> make_rapidjson(std::size_t max_input);
 // simdjson 4.6.1's dom::parser::parse_many (peer_simdjson4.cpp, built for this CPU).
 std::unique_ptr<ndjson_peer> make_simdjson_parse_many();
+// The same on one of its kernel sets (peer_simdjson.cpp, the run-time dispatch build); nullptr
+// when this CPU cannot run it.
+std::unique_ptr<ndjson_peer> make_simdjson_parse_many(const char* kernel);
 const char* simdjson4_version();
 
 }  // namespace keel::bench::json_peers
