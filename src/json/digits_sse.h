@@ -14,13 +14,21 @@
 
 namespace keel::json::detail {
 
+// The multipliers of aligned_value's three steps. Its multiply-adds read them from memory
+// (asm): from _mm_setr_* GCC loaded each into a register first, three more instructions a number.
+alignas(16) static constexpr std::uint8_t kTensOnes[16] = {10, 1, 10, 1, 10, 1, 10, 1,
+                                                           10, 1, 10, 1, 10, 1, 10, 1};
+alignas(16) static constexpr std::int16_t kHundredsOnes[8] = {100, 1, 100, 1, 100, 1, 100, 1};
+alignas(16) static constexpr std::int16_t kTenThousandsOnes[8] = {10000, 1, 10000, 1,
+                                                                  10000, 1, 10000, 1};
+
 // The value of 16 digit lanes (values 0-9, the first the most significant), combined pairwise.
 KEEL_INLINE std::uint64_t aligned_value(__m128i aligned) noexcept {
-  const __m128i two = _mm_maddubs_epi16(
-      aligned, _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1));
-  const __m128i four = _mm_madd_epi16(two, _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1));
-  const __m128i eight = _mm_madd_epi16(_mm_packus_epi32(four, four),
-                                       _mm_setr_epi16(10000, 1, 10000, 1, 10000, 1, 10000, 1));
+  __m128i two, four, eight;
+  asm("vpmaddubsw %[k], %[v], %[r]" : [r] "=x"(two) : [k] "m"(kTensOnes), [v] "x"(aligned));
+  asm("vpmaddwd %[k], %[v], %[r]" : [r] "=x"(four) : [k] "m"(kHundredsOnes), [v] "x"(two));
+  const __m128i packed = _mm_packus_epi32(four, four);
+  asm("vpmaddwd %[k], %[v], %[r]" : [r] "=x"(eight) : [k] "m"(kTenThousandsOnes), [v] "x"(packed));
   const auto r = static_cast<std::uint64_t>(_mm_cvtsi128_si64(eight));
   return (r & 0xffffffffU) * 100000000U + (r >> 32);
 }
