@@ -54,8 +54,9 @@ alignas(32) static constexpr std::uint8_t kNines32[32] = {
 
 // The 16 bytes at p minus '0' (the VEX form: the vector kernels' flags include AVX2).
 KEEL_INLINE __m128i digit_lanes(const std::uint8_t* p) noexcept {
-  __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  asm("vpsubb %[z], %[v], %[v]" : [v] "+x"(d) : [z] "m"(kAsciiZeros32));
+  const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i d;
+  asm("vpsubb %[z], %[v], %[r]" : [r] "=x"(d) : [z] "m"(kAsciiZeros32), [v] "x"(raw));
   return d;
 }
 
@@ -72,9 +73,12 @@ KEEL_INLINE int digits16(const std::uint8_t* p, std::uint64_t& value) noexcept {
 
 // d = the 32 bytes at p minus '0' (AVX2; the vector kernels' flags). A macro, not a function: a
 // function returning __m256i changes the ABI in files built without AVX that include this one.
-#define KEEL_DIGIT_LANES32(p, d)                                       \
-  __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); \
-  asm("vpsubb %[z], %[v], %[v]" : [v] "+x"(d) : [z] "m"(kAsciiZeros32))
+// (The result in a register of its own: with one register for both, GCC copied the loaded bytes
+// first, to keep them for the second subtract of digit_lanes_lo.)
+#define KEEL_DIGIT_LANES32(p, d)                                                   \
+  const __m256i d##_raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); \
+  __m256i d;                                                                       \
+  asm("vpsubb %[z], %[v], %[r]" : [r] "=x"(d) : [z] "m"(kAsciiZeros32), [v] "x"(d##_raw))
 
 // The first 16 of those lanes: the same 32-byte load, which the compiler then shares with
 // digit_mask32(p) (one load and subtract fewer per number than a 16-byte load of its own).
