@@ -74,6 +74,19 @@ struct odd {
 };
 KEEL_FIELDS(odd, id, back)
 
+// One field of each type the direct read converts itself (strings without a backslash,
+// true/false, non-negative integers of up to 19 digits), every other token left to stage 2.
+struct leaves {
+  std::uint64_t u = 0;
+  std::int8_t i = 0;
+  std::uint16_t w = 0;
+  bool b = false;
+  std::string s;
+  std::optional<std::uint32_t> o;
+  std::vector<std::int64_t> v;
+};
+KEEL_FIELDS(leaves, u, i, w, b, s, o, v)
+
 }  // namespace paths
 
 template <>
@@ -224,6 +237,104 @@ TEST(MappingPaths, MappingErrorsAgree) {
   EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[]})", {}, strict));
 }
 
+// Each leaf the direct read converts without stage 2, with valid, out-of-range, malformed and
+// mistyped tokens, followed by each byte that may end it, at the end of the text and not.
+TEST(MappingPaths, LeafValuesAgree) {
+  const std::vector<std::string> integers = {"0",
+                                             "7",
+                                             "00",
+                                             "01",
+                                             "-0",
+                                             "-1",
+                                             "127",
+                                             "128",
+                                             "255",
+                                             "256",
+                                             "65535",
+                                             "65536",
+                                             "4294967295",
+                                             "4294967296",
+                                             "9223372036854775807",
+                                             "9223372036854775808",
+                                             "9999999999999999999",
+                                             "18446744073709551615",
+                                             "18446744073709551616",
+                                             "12345678901234567890123",
+                                             "1.0",
+                                             "1e2",
+                                             "1E2",
+                                             "1x",
+                                             "1-",
+                                             "1.",
+                                             "true",
+                                             "null",
+                                             R"("1")",
+                                             "[1]",
+                                             "{}"};
+  const std::vector<std::string> bools = {"true",   "false",     "tru",    "truex", "true1", "fals",
+                                          "falsey", "false0",    "t",      "f",     "null",  "0",
+                                          "1",      R"("true")", "[true]", "True",  "FALSE"};
+  const std::vector<std::string> strings = {
+      R"("")", R"("a")", R"("caf\u00e9")", R"("a\"b")", R"("x\q")", R"("\ud800")", "1", "null",
+      "true",  "[]",     "\"\xc3\xa9\"",   "\"\xff\"",  "\"\x01\""};
+  const std::string base_u = "1", base_i = "-2", base_w = "3", base_b = "true", base_s = R"("s")",
+                    base_o = "4", base_v = "[5,-6,7]";
+  const auto doc = [](const std::string& u, const std::string& i, const std::string& w,
+                      const std::string& b, const std::string& s, const std::string& o,
+                      const std::string& v, const std::string& gap) {
+    return "{\"u\":" + u + gap + ",\"i\":" + i + gap + ",\"w\":" + w + gap + ",\"b\":" + b + gap +
+           ",\"s\":" + s + gap + ",\"o\":" + o + gap + ",\"v\":" + v + gap + "}";
+  };
+  std::size_t accepted = 0;
+  for (const std::string gap : {"", " ", "\n", "\t", "\r"}) {
+    for (const std::string& x : integers) {
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(x, base_i, base_w, base_b, base_s, base_o, base_v, gap));
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, x, base_w, base_b, base_s, base_o, base_v, gap));
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, x, base_b, base_s, base_o, base_v, gap));
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, base_w, base_b, base_s, x, base_v, gap));
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, base_w, base_b, base_s, base_o, "[" + x + gap + "]", gap));
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, base_w, base_b, base_s, base_o, "[0," + x + "]", gap));
+      accepted += same_on_both_paths<std::uint64_t>(x + gap);
+    }
+    for (const std::string& x : bools) {
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, base_w, x, base_s, base_o, base_v, gap));
+      accepted += same_on_both_paths<bool>(x + gap);
+    }
+    for (const std::string& x : strings) {
+      accepted += same_on_both_paths<paths::leaves>(
+          doc(base_u, base_i, base_w, base_b, x, base_o, base_v, gap));
+      accepted += same_on_both_paths<std::string>(x + gap);
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+  // The values read, on the direct read itself.
+  parser p;
+  paths::leaves l;
+  ASSERT_TRUE(detail::read_direct(
+      p, R"({"u":18446744073709551615,"i":127,"w":0,"b":false,"s":"x y","o":9,"v":[]})", l, {}));
+  EXPECT_EQ(l.u, 18446744073709551615ull);
+  EXPECT_EQ(l.i, 127);
+  EXPECT_EQ(l.w, 0);
+  EXPECT_FALSE(l.b);
+  EXPECT_EQ(l.s, "x y");
+  EXPECT_EQ(l.o, 9u);
+  ASSERT_TRUE(detail::read_direct(
+      p, R"({"u":9999999999999999999,"i":0,"w":65535,"b":true,"s":"","o":null,"v":[1,2]})", l, {}));
+  EXPECT_EQ(l.u, 9999999999999999999ull);
+  EXPECT_EQ(l.w, 65535);
+  EXPECT_TRUE(l.b);
+  EXPECT_EQ(l.s, "");
+  EXPECT_FALSE(l.o);
+  EXPECT_EQ(l.v, (std::vector<std::int64_t>{1, 2}));
+}
+
 TEST(MappingPaths, ParseErrorsAgree) {
   for (const char* text : {
            "",
@@ -233,6 +344,7 @@ TEST(MappingPaths, ParseErrorsAgree) {
            R"({"a":1 "v":[]})",
            R"({"a":1,"v":[],"zz":tru})",
            R"({"a":1,"v":[],"zz":"\x"})",
+           R"({"title":"\u0*41f\u043e"})",
            R"({"a":1,"v":[],"zz":1e999})",
            R"({"a":1,"v":[],"zz":[1,]})",
            R"({"a":1,"v":[],"zz":{"q":01}})",

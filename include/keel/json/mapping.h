@@ -396,6 +396,11 @@ class text_cursor {
   bool at_end(const std::uint32_t* ip) const noexcept { return ip == end_; }
   // The byte at position ip (any position up to the end and a few sentinels after it).
   std::uint8_t at(const std::uint32_t* ip) const noexcept { return view_.buf[*ip]; }
+  // The text from position ip on, when another position follows it (so the token at ip ends
+  // within the text, at that position at the latest); nullptr otherwise.
+  const std::uint8_t* token(const std::uint32_t* ip) const noexcept {
+    return ip + 1 < end_ ? view_.buf + *ip : nullptr;
+  }
   // The bytes between the quotes of the string whose opening quote is at ip, as in the text.
   std::string_view raw_string(const std::uint32_t* ip) const noexcept {
     return {reinterpret_cast<const char*>(view_.buf) + ip[0] + 1, ip[1] - ip[0] - 1};
@@ -504,12 +509,60 @@ class direct_mapper {
       return read_variant(out, std::make_index_sequence<std::variant_size_v<T>>());
     } else if constexpr (keel::has_fields<T>) {
       return read_fields(out);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      // A string without a backslash is its text (stage 1 checked its UTF-8 and control bytes).
+      if (c_.at(ip) == '"') {
+        const std::string_view raw = c_.raw_string(ip);
+        if (raw.find('\\') == std::string_view::npos) {
+          out.assign(raw.data(), raw.size());
+          ip += 2;
+          return true;
+        }
+      }
+      return leaf(out);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (const std::uint8_t* p = c_.token(ip)) {
+        if (p[0] == 't' && p[1] == 'r' && p[2] == 'u' && p[3] == 'e' && value_end(p[4])) {
+          out = true;
+          ++ip;
+          return true;
+        }
+        if (p[0] == 'f' && p[1] == 'a' && p[2] == 'l' && p[3] == 's' && p[4] == 'e' &&
+            value_end(p[5])) {
+          out = false;
+          ++ip;
+          return true;
+        }
+      }
+      return leaf(out);
+    } else if constexpr (std::is_integral_v<T>) {
+      // A non-negative integer of up to 19 digits converted here; any other token by stage 2.
+      if (const std::uint8_t* p = c_.token(ip)) {
+        std::uint64_t v = 0;
+        std::size_t n = 0;
+        for (; n < 20; ++n) {
+          const unsigned d = static_cast<unsigned>(p[n]) - '0';
+          if (d >= 10) break;
+          v = v * 10 + d;
+        }
+        if (n != 0 && n < 20 && (p[0] != '0' || n == 1) && value_end(p[n])) {
+          if (v > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return false;
+          out = static_cast<T>(v);
+          ++ip;
+          return true;
+        }
+      }
+      return leaf(out);
     } else {
-      return leaf(out);  // scalars, strings, enums, "any JSON"
+      return leaf(out);  // other numbers, enums, "any JSON"
     }
   }
 
  private:
+  // A byte that may follow a scalar in valid JSON (whitespace, or what ends a member or element).
+  static constexpr bool value_end(std::uint8_t c) {
+    return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
   // A value read through its DOM by mapper.
   template <class T>
   bool leaf(T& out) {
