@@ -161,14 +161,21 @@ KEEL_INLINE bool plain_scalar(const std::uint8_t* buf, const std::uint32_t* safe
   return digits <= 19 && !kTokenChar.t[*q];
 }
 
+// Stage 2 for what the skip hands on, made where it is needed (its fields stay off the fast
+// paths' registers): from position `from` to the end.
+template <class I>
+KEEL_INLINE skip_stage2<I> stage2_from(parse_state& st, const direct_view& v,
+                                       const std::uint32_t* from) noexcept {
+  return {st,     v.buf,   st.len,    from,      static_cast<std::size_t>(st.idx + st.n_idx - from),
+          v.safe, v.nodes, v.strings, v.strings, v.nodes};
+}
+
 // The bare token at ip checked by stage 2 (decoded into the scratch area): out of line, off the
 // fast paths.
 template <class I>
-KEEL_NOINLINE bool check_by_stage2(skip_stage2<I>& s2, const direct_view& v,
+KEEL_NOINLINE bool check_by_stage2(parse_state& st, const direct_view& v,
                                    const std::uint32_t* ip) noexcept {
-  s2.out = v.nodes;
-  s2.sout = v.strings;
-  return s2.scalar(ip);
+  return stage2_from<I>(st, v, st.idx).scalar(ip);
 }
 
 // The container at ip ('{' or '['), skipped: the position after it, or nullptr when the text is
@@ -176,12 +183,12 @@ KEEL_NOINLINE bool check_by_stage2(skip_stage2<I>& s2, const direct_view& v,
 // The kinds of the open containers are one bit each; nesting deeper than those bits goes to
 // stage 2's grammar.
 template <class I>
-const std::uint32_t* skip_container(skip_stage2<I>& s2, const direct_view& v,
+const std::uint32_t* skip_container(parse_state& st, const direct_view& v,
                                     const std::uint32_t* ip) noexcept {
   const std::uint8_t* const buf = v.buf;
   const std::uint32_t* const safe = v.safe;
-  const std::size_t max_depth = s2.st.opt->max_depth;
-  const bool trailing = s2.st.opt->allow_trailing_commas;
+  const std::size_t max_depth = st.opt->max_depth;
+  const bool trailing = st.opt->allow_trailing_commas;
   constexpr std::size_t kLevels = 64;
   std::uint64_t kinds = 0;  // bit d: the container d levels below the innermost is an object
   const std::size_t limit = max_depth < kLevels ? max_depth : kLevels;
@@ -193,11 +200,7 @@ open:
   if (depth >= limit) [[unlikely]] {
     if (limit == max_depth) return nullptr;
     // Deeper than the bits here: stage 2 walks the whole value again.
-    s2.idx = start;
-    s2.n = static_cast<std::size_t>(s2.st.idx + s2.st.n_idx - start);
-    s2.out = v.nodes;
-    s2.sout = v.strings;
-    return s2.run() ? s2.st.next_position : nullptr;
+    return container_at<I>(st, v, start);
   }
   object = buf[*ip] == '{';
   kinds = (kinds << 1) | std::uint64_t{object};
@@ -221,7 +224,7 @@ value:
     goto after_value;
   }
   if (kTokenChar.t[c]) {  // a bare token (or a byte stage 2 rejects where a value starts)
-    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2<I>(st, v, ip)) return nullptr;
     ++ip;
     goto after_value;
   }
@@ -255,6 +258,14 @@ close:
   goto after_value;
 }
 
+// The key at ip unescaped by stage 2 (its node at v.nodes[0], its text at v.strings): out of
+// line, off the fast paths.
+template <class I>
+KEEL_NOINLINE bool key_by_stage2(parse_state& st, const direct_view& v,
+                                 const std::uint32_t* ip) noexcept {
+  return stage2_from<I>(st, v, st.idx).string(ip);
+}
+
 // skip_members' walk: the members, their grammar and scalars; the escapes of the strings it steps
 // over unread are left to the caller.
 template <class I>
@@ -265,17 +276,12 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
     if (len != 0) candidates &= f.by_first[key[0]];
     return candidates != 0;
   };
-  // One stage 2 for what the skip hands on (escaped strings, some scalars, deep nesting).
-  skip_stage2<I> s2{st,     v.buf,   st.len,    st.idx,    st.n_idx,
-                    v.safe, v.nodes, v.strings, v.strings, v.nodes};
   for (;;) {
     if (v.buf[*ip] != '"') return ip;
     // The key as written first: without a backslash it is the key.
     if (may_be_field(v.buf + ip[0] + 1, ip[1] - ip[0] - 1)) return ip;
     if (!plain_string<I>(v.buf, v.safe, ip)) {
-      s2.out = v.nodes;
-      s2.sout = v.strings;
-      if (!s2.string(ip)) return nullptr;
+      if (!key_by_stage2<I>(st, v, ip)) return nullptr;
       if ((v.nodes[0].tag & kNoEscape) == 0 &&
           may_be_field(v.strings, static_cast<std::size_t>(v.nodes[0].tag >> 8)))
         return ip;
@@ -288,10 +294,10 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
     if (c == '"') {  // its escapes are checked by the caller (escapes_valid)
       ip += 2;
     } else if (kTokenChar.t[c]) {
-      if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2(s2, v, ip)) return nullptr;
+      if (!plain_scalar<I>(v.buf, v.safe, ip) && !check_by_stage2<I>(st, v, ip)) return nullptr;
       ++ip;
     } else if (c == '{' || c == '[') {
-      ip = skip_container(s2, v, ip);
+      ip = skip_container<I>(st, v, ip);
       if (ip == nullptr) return nullptr;
     } else {
       return nullptr;
