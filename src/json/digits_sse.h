@@ -80,15 +80,19 @@ KEEL_INLINE int digits16(const std::uint8_t* p, std::uint64_t& value) noexcept {
   __m256i d;                                                                       \
   asm("vpsubb %[z], %[v], %[r]" : [r] "=x"(d) : [z] "m"(kAsciiZeros32), [v] "x"(d##_raw))
 
+// The two functions over 32 bytes carry the avx2 target themselves: clang checks an asm operand's
+// size against the function's target, and files built without AVX include this one.
+
 // The first 16 of those lanes: the same 32-byte load, which the compiler then shares with
 // digit_mask32(p) (one load and subtract fewer per number than a 16-byte load of its own).
-KEEL_INLINE __m128i digit_lanes_lo(const std::uint8_t* p) noexcept {
+__attribute__((target("avx2"))) KEEL_INLINE __m128i digit_lanes_lo(const std::uint8_t* p) noexcept {
   KEEL_DIGIT_LANES32(p, d);
   return _mm256_castsi256_si128(d);
 }
 
 // One bit per byte of the 32 at p that is an ASCII digit.
-KEEL_INLINE std::uint32_t digit_mask32(const std::uint8_t* p) noexcept {
+__attribute__((target("avx2"))) KEEL_INLINE std::uint32_t digit_mask32(
+    const std::uint8_t* p) noexcept {
   KEEL_DIGIT_LANES32(p, d);
   __m256i low;
   asm("vpminub %[n], %[v], %[r]" : [r] "=x"(low) : [n] "m"(kNines32), [v] "x"(d));
