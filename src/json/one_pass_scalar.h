@@ -36,6 +36,25 @@
 namespace keel::json::detail {
 namespace {
 
+// The parser's position buffer, which parser::run leaves to the scalar set to ask for: the one
+// pass needs it only to fall back to the two passes and to settle an error. False when out of
+// memory.
+KEEL_INLINE bool take_positions(parse_state& st) noexcept {
+  if (st.idx == nullptr) st.idx = st.positions(st.len + kIndexSlack);
+  return st.idx != nullptr;
+}
+
+// The two passes (parse_document_as), after the one pass left the document to them.
+template <stage2_mode M>
+void two_passes(parse_state& st) noexcept {
+  if (!take_positions(st)) {
+    st.code = error_code::out_of_memory;
+    st.offset = 0;
+    return;
+  }
+  parse_document_as<isa_scalar, M>(st);
+}
+
 // Check: UTF-8 validated (not allow_invalid_utf8), a template argument so that the string loop's
 // test for the bytes that end a run of contents folds to fewer operations.
 template <stage2_mode M, bool Check>
@@ -106,6 +125,11 @@ struct one_pass : stage2<isa_scalar, M> {
   // A stage-2 error (code, x) at the token at x, all bytes before it checked: a stage-1 error at
   // x itself (a token of invalid UTF-8, a string left open there) wins, as in the two passes.
   KEEL_NOINLINE static bool settle(parse_state& st, error_code code, std::size_t x) noexcept {
+    if (!take_positions(st)) {
+      st.code = error_code::out_of_memory;
+      st.offset = 0;
+      return false;
+    }
     scalar_stage1::scanner s{st.buf + x, st.buf + st.len, st.idx, !st.opt->allow_invalid_utf8};
     std::size_t at = 0;
     const std::uint8_t* open = nullptr;
@@ -476,15 +500,15 @@ template <stage2_mode M>
 KEEL_NOINLINE void parse_one_pass_as(parse_state& st) noexcept {
   constexpr bool Build = M != stage2_mode::validate;
   const std::size_t node_cap = Build ? st.len / 2 + 2 : kValidateRing + 1;
-  // No positions to move into the node area (parse_state::nodes): the position buffer stays the
-  // parser's (settle() and the two passes use it).
+  // No positions to move into the node area (parse_state::nodes): the position buffer, if the
+  // parser has one, stays the parser's (settle() and the two passes use it).
   std::uint32_t* const idx = st.idx;
   st.idx = nullptr;
   node* nodes = st.nodes(node_cap);
   st.idx = idx;
   // The estimate (8 bytes a byte of input, little of it touched) refused: the two passes
   // allocate the nodes the positions call for.
-  if (nodes == nullptr) return parse_document_as<isa_scalar, M>(st);
+  if (nodes == nullptr) return two_passes<M>(st);
   std::uint8_t* strings = reinterpret_cast<std::uint8_t*>(st.strings(st.len + kStringSlack));
   if (strings == nullptr) {
     st.code = error_code::out_of_memory;
@@ -498,7 +522,7 @@ KEEL_NOINLINE void parse_one_pass_as(parse_state& st) noexcept {
       st.opt->allow_invalid_utf8
           ? one_pass<M, false>::go(st, nodes, node_cap, strings, out_end, sout_end, ok)
           : one_pass<M, true>::go(st, nodes, node_cap, strings, out_end, sout_end, ok);
-  if (!whole) return parse_document_as<isa_scalar, M>(st);
+  if (!whole) return two_passes<M>(st);
   if (ok && Build) finish_document<M>(st, nodes, out_end, strings, sout_end);
 }
 

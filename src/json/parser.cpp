@@ -146,7 +146,7 @@ kernel_set kernel_set_for(isa which) noexcept {
 node* parse_state::nodes(std::size_t n) noexcept {
   node* area = grow(doc->nodes_, doc->node_capacity_, n);
   if (area != nullptr && mode != stage2_mode::validate && len >= kOverlayMinBytes &&
-      idx == owner->indices_.get()) {
+      idx != nullptr && idx == owner->indices_.get()) {
     overlay_positions(area, doc->node_capacity_);
   }
   return area;
@@ -284,8 +284,12 @@ error parser::run(document& doc, const void* data, std::size_t size, stage2_mode
       comment_copy_.assign(reinterpret_cast<const char*>(copy), st.len);
       st.buf = reinterpret_cast<const std::uint8_t*>(comment_copy_.data());
     }
-    st.idx = detail::grow(indices_, index_capacity_, st.len + detail::kIndexSlack);
-    if (st.idx == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
+    // The scalar set's one pass finds no positions: it asks for the buffer only when it falls back
+    // to the two passes or settles an error (one_pass_scalar.h), 4 bytes an input byte saved.
+    if (which != isa::scalar) {
+      st.idx = detail::grow(indices_, index_capacity_, st.len + detail::kIndexSlack);
+      if (st.idx == nullptr) return detail::located(bytes, size, error_code::out_of_memory, 0);
+    }
     detail::kernel_set_for(which).parse(st);
     if (st.code != error_code::ok) {
       doc.node_count_ = 0;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -116,4 +117,28 @@ TEST(JsonMemory, ValidateNeedsOnlyThePositions) {
         return after - before > allowed ? 3 : 0;
       },
       "2: validate failed; 3: peak over input + positions");
+}
+
+// The scalar set's one pass finds no structural positions: a parse that succeeds leaves the
+// parser without a position buffer (4 bytes an input byte); an error (settled with stage 1's
+// scan) takes one, and the parser goes on working.
+TEST(JsonMemory, ScalarOnePassTakesNoPositionBuffer) {
+  keel::json::parser p(keel::json::parse_options{.isa = keel::isa::scalar});
+  std::string text = "[";
+  while (text.size() < (std::size_t{1} << 20)) text += "{\"key\": \"value\", \"n\": 12345},";
+  text.back() = ']';
+  auto r = p.parse(text);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->size(), std::count(text.begin(), text.end(), '{'));
+  EXPECT_LT(p.scratch_bytes(), text.size());  // the stack only
+  // An error at a token takes the positions for stage 1's verdict on the rest of the text.
+  text.back() = '}';
+  auto bad = p.parse(text);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, keel::json::error_code::unexpected_character);
+  EXPECT_EQ(bad.error().offset, text.size() - 1);
+  EXPECT_GE(p.scratch_bytes(), 4 * text.size());
+  auto again = p.parse(std::string_view("[1,[2,3],{\"a\":4}]"));
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->size(), 3u);
 }
