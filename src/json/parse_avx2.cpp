@@ -7,6 +7,9 @@ namespace keel::json::detail {
 
 void parse_avx2(parse_state& st) { parse_document<isa_avx2>(st); }
 void positions_avx2(parse_state& st) { find_positions<isa_avx2>(st); }
+void record_avx2(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
+  parse_record<isa_avx2>(st, nodes, strings, safe);
+}
 void positions_lines_avx2(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) {
   find_positions_lines<isa_avx2>(st, lines, n_lines);
 }

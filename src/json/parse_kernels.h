@@ -403,7 +403,9 @@ KEEL_INLINE void close_container(std::uint64_t*& sp, node*& start, std::uint64_t
 // nothing reads back, and only the checks remain; in_place: the nodes, with each string's data
 // the offset of its text in the input (the document's string area then); its copy is only
 // checked, and unescape_in_place() rewrites the strings with escapes once the parse succeeded.
-template <class I, stage2_mode M = stage2_mode::build>
+// Record: the same code as its own type for NDJSON records (parse_record), so that each of the
+// two callers of go() is the only caller of its run() and gets it inlined.
+template <class I, stage2_mode M = stage2_mode::build, bool Record = false>
 struct stage2 {
   static constexpr bool Build = M != stage2_mode::validate;
   static constexpr bool InPlace = M == stage2_mode::in_place;
@@ -1128,6 +1130,16 @@ KEEL_NOINLINE void parse_document_as(parse_state& st) noexcept {
     }
   }
   if (ok && Build) finish_document<M>(st, nodes, out_end, strings, sout_end);
+}
+
+// NDJSON: stage 2 alone over one record of a batch (record_fn in parse_state.h), without
+// parse_document_as's per-parse steps (room, sentinel position, `safe`): the batch makes them once.
+template <class I>
+void parse_record(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) noexcept {
+  node* out_end;
+  std::uint8_t* sout_end;
+  if (stage2<I, stage2_mode::build, true>::go(st, st.buf, safe, nodes, strings, out_end, sout_end))
+    finish_document<stage2_mode::build>(st, nodes, out_end, strings, sout_end);
 }
 
 template <class I>

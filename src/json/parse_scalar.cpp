@@ -10,6 +10,9 @@ namespace keel::json::detail {
 
 void parse_scalar(parse_state& st) { parse_one_pass(st); }
 void positions_scalar(parse_state& st) { find_positions<isa_scalar>(st); }
+void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
+  parse_record<isa_scalar>(st, nodes, strings, safe);
+}
 const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip) {
   return value_at<isa_scalar>(st, v, ip);

@@ -64,6 +64,13 @@ inline constexpr std::size_t kStringSlack = 80;      // string copies write whol
 inline constexpr std::size_t kValidateRing = 256;
 
 using kernel_fn = void (*)(parse_state&);
+// Stage 2 alone over one record's share of an NDJSON batch's positions (parse_record in
+// parse_kernels.h): st.buf / st.len the batch, st.idx / st.n_idx the record's positions with the
+// sentinels (sentinels() in parse_kernels.h) already written after them, `nodes` and `strings`
+// st.doc's areas with room for every position of the batch and one more node and for st.len +
+// kStringSlack bytes, `safe` the record's positions at least kPad bytes before the batch's end.
+// The caller makes room and finds the sentinel position once a batch. The result is left in st.
+using record_fn = void (*)(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 // Stage 1 alone (as kernel_set::positions) that also writes the offset of every '\n' of the input,
 // in order, to `lines` (room for st.len entries) and their count to n_lines. After a stage-1
 // error every line end before the error is there (later ones may be too).
@@ -73,12 +80,15 @@ void parse_scalar(parse_state& st);
 // Stage 1 alone (find_positions): st.buf / st.len / st.opt and a position buffer st.idx of
 // st.len + kIndexSlack entries in; st.idx / st.n_idx and st.s1_error / st.s1_offset out.
 void positions_scalar(parse_state& st);
+void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 // Stage 1 alone with the line ends (lines_fn; the kernel sets whose stage 1 is stage1<I>).
 #if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
 void positions_avx2(parse_state& st);
 void positions_avx512(parse_state& st);
+void record_avx2(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
+void record_avx512(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 void positions_lines_avx2(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 void positions_lines_avx512(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 #elif defined(__aarch64__)
@@ -119,6 +129,7 @@ struct kernel_set {
   lines_fn positions_lines;      // stage 1 alone with the line ends; nullptr for the scalar set
   value_at_fn value_at;          // struct mapping: one value
   skip_members_fn skip_members;  // struct mapping: a run of unknown members
+  record_fn record;              // NDJSON: stage 2 of one record of a batch; nullptr: use parse
 };
 kernel_set kernel_set_for(isa which) noexcept;
 
