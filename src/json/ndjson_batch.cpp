@@ -15,6 +15,8 @@
 #include <cstring>
 #include <new>
 
+#include "json/parse_kernels.h"  // sentinels(), kPad (as struct mapping's direct read)
+
 namespace keel::json::detail {
 namespace {
 
@@ -99,6 +101,33 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   count_ = n;
   next_ = 0;
   build_ = k.parse;
+  record_ = k.record;
+  room_doc_ = nullptr;
+  if (record_ != nullptr) {
+    // The sentinel position stage 2 needs after each record's positions: sentinels() writes it
+    // after the batch's; a batch it would have to copy (only { [ , ] } bytes) goes by build_.
+    st.len = len;
+    st.n_idx = n;
+    st.owner = &p;  // (for the copy)
+    if (n == 0 || sentinels(st) != st.buf) {
+      record_ = nullptr;
+    } else {
+      sentinel_ = pos[n];
+    }
+    safe_ = n;
+    while (safe_ > 0 && pos[safe_ - 1] + kPad > len) --safe_;
+  }
+  return true;
+}
+
+bool line_batch::make_room(parser& p, document& doc) noexcept {
+  parse_state s = state(p, doc);
+  s.idx = positions_.get();  // (the batch's: never moved into the node area)
+  s.n_idx = count_;
+  room_nodes_ = s.nodes(count_ + 1);
+  room_strings_ = reinterpret_cast<std::uint8_t*>(s.strings(s.len + kStringSlack));
+  if (room_nodes_ == nullptr || room_strings_ == nullptr) return false;
+  room_doc_ = &doc;
   return true;
 }
 
@@ -172,7 +201,7 @@ error line_batch::parse_slow(parser& p, document& doc, std::string_view text, st
   const bool in_batch = line >= begin_ && line < end_ && line + len <= end_;
   if (in_batch || p.options().allow_comments || !make_at(p, text, at, len, complete) ||
       !record(p, doc, line, len)) {
-    return p.parse_into(doc, line, len);
+    return alone(p, doc, line, len);
   }
   return {};
 }

@@ -40,6 +40,7 @@ class line_batch {
   void reset() noexcept {
     begin_ = end_ = failed_ = nullptr;
     lines_found_ = false;
+    room_doc_ = nullptr;
   }
 
   // The end of the line that starts at text[at]: the offset in text of its '\n', or npos when
@@ -94,16 +95,18 @@ class line_batch {
     // first positions, kept here and put back.
     std::uint32_t kept[kSentinels];
     std::memcpy(kept, last, sizeof kept);
-    parse_state st;
-    st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
-    st.len = static_cast<std::size_t>(end_ - begin_);
-    st.opt = &p.options();
-    st.owner = &p;
-    st.doc = &doc;
+    parse_state st = state(p, doc);
     st.idx = first;
     st.n_idx = n;
     st.positions_given = true;
-    build_(st);
+    if (record_ != nullptr && (room_doc_ == &doc || make_room(p, doc))) {
+      // Stage 2 alone, with what the batch made once: room, sentinel position, `safe`.
+      for (std::size_t k = 0; k < kSentinels; ++k) last[k] = sentinel_;
+      const auto i = static_cast<std::size_t>(first - all);
+      record_(st, room_nodes_, room_strings_, i < safe_ ? std::min(n, safe_ - i) : 0);
+    } else {
+      build_(st);
+    }
     std::memcpy(last, kept, sizeof kept);
     return st.code == error_code::ok;
   }
@@ -123,7 +126,7 @@ class line_batch {
     if (record(p, doc, line, len)) {
       e = {};
     } else {
-      e = p.parse_into(doc, line, len);
+      e = alone(p, doc, line, len);
     }
     return true;
   }
@@ -157,6 +160,23 @@ class line_batch {
   std::size_t find_line_end(parser& p, std::string_view text, std::size_t at,
                             bool complete) noexcept;
   void find_lines() noexcept;  // ends_ of the batch's lines
+  // A parse over the batch's text into doc with p's options and buffers.
+  parse_state state(parser& p, document& doc) const noexcept {
+    parse_state st;
+    st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
+    st.len = static_cast<std::size_t>(end_ - begin_);
+    st.opt = &p.options();
+    st.owner = &p;
+    st.doc = &doc;
+    return st;
+  }
+  // Room in doc for any record of the batch (record_fn), kept while doc is room_doc_.
+  bool make_room(parser& p, document& doc) noexcept;
+  // The line parsed alone (doc's areas may move: the room is made again after).
+  error alone(parser& p, document& doc, const char* line, std::size_t len) noexcept {
+    room_doc_ = nullptr;
+    return p.parse_into(doc, line, len);
+  }
   error parse_slow(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
                    bool complete) noexcept;
 
@@ -175,6 +195,15 @@ class line_batch {
   bool lines_found_ = false;
   std::size_t limit_ = kBatchBytes;
   kernel_fn build_ = nullptr;
+  // Stage 2 of one record with what the batch makes once (nullptr: build_ for every record):
+  // the sentinel position, the positions at least kPad bytes before the batch's end, and room
+  // in room_doc_ (its node and string areas).
+  record_fn record_ = nullptr;
+  std::uint32_t sentinel_ = 0;
+  std::size_t safe_ = 0;
+  const document* room_doc_ = nullptr;
+  node* room_nodes_ = nullptr;
+  std::uint8_t* room_strings_ = nullptr;
 };
 
 }  // namespace keel::json::detail
