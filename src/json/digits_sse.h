@@ -33,13 +33,19 @@ KEEL_INLINE std::uint64_t aligned_value(__m128i aligned) noexcept {
   return (r & 0xffffffffU) * 100000000U + (r >> 32);
 }
 
+// Shuffle indices that right-align k lanes, read at offset k: sixteen 0x80 (a lane of zeros),
+// then 0 to 15.
+alignas(32) static constexpr std::uint8_t kRightAlign[32] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
+
 // The value of the first k (0 to 16) lanes of d (digit values 0-9): the k lanes right-aligned
-// by a shuffle (output lane j takes input lane j + k - 16; a negative index gives 0), then
-// combined pairwise.
+// by a shuffle (output lane j takes input lane j + k - 16, or 0 when that is negative: its
+// indices loaded from kRightAlign + k, rather than built from k with a broadcast and an add),
+// then combined pairwise.
 KEEL_INLINE std::uint64_t lanes_value(__m128i d, int k) noexcept {
-  const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   return aligned_value(
-      _mm_shuffle_epi8(d, _mm_add_epi8(iota, _mm_set1_epi8(static_cast<char>(k - 16)))));
+      _mm_shuffle_epi8(d, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRightAlign + k))));
 }
 
 // '0' and 9 in every byte, for the digit masks: their subtracts and compares read them from
