@@ -252,7 +252,7 @@ struct scanner {
     open = p - 1;
     for (;;) {
       if (end - p >= 16) {
-        // 16 bytes per step, without a branch on where in them the contents stop.
+        // 16 bytes per step: two 8-byte words, the stop in the first or else the second.
         const std::uint64_t m0 = string_stops(load8(p), high);
         const std::uint64_t m1 = string_stops(load8(p + 8), high);
         const int n = m0 != 0 ? std::countr_zero(m0) : 64 + std::countr_zero(m1);
