@@ -313,6 +313,17 @@ TEST(MappingPaths, LeafValuesAgree) {
       accepted += same_on_both_paths<std::string>(x + gap);
     }
   }
+  // Texts cut after a comma or colon: the reader is then at the sentinels after the last
+  // position, whose byte is the last quote of the text.
+  for (const char* text : {R"(["a",)", R"(["a","b",)", R"(["a", )"}) {
+    EXPECT_FALSE(same_on_both_paths<std::vector<std::string>>(text)) << text;
+    EXPECT_FALSE(same_on_both_paths<std::vector<std::optional<bool>>>(text)) << text;
+    EXPECT_FALSE(same_on_both_paths<std::vector<std::uint64_t>>(text)) << text;
+  }
+  using names = std::map<std::string, std::string>;
+  EXPECT_FALSE(same_on_both_paths<names>(R"({"a":"b","c":)"));
+  EXPECT_FALSE(same_on_both_paths<paths::leaves>(R"({"u":1,"i":2,"w":3,"b":true,"s":)"));
+  EXPECT_FALSE(same_on_both_paths<paths::leaves>(R"({"u":1,"i":2,"w":3,"b":true,"s":"x","o":)"));
   EXPECT_GT(accepted, 0u);
   // The values read, on the direct read itself.
   parser p;

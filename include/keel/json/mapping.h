@@ -397,7 +397,8 @@ class text_cursor {
   // The byte at position ip (any position up to the end and a few sentinels after it).
   std::uint8_t at(const std::uint32_t* ip) const noexcept { return view_.buf[*ip]; }
   // The text from position ip on, when another position follows it (so the token at ip ends
-  // within the text, at that position at the latest); nullptr otherwise.
+  // within the text, at that position at the latest, and a string at ip has its closing quote
+  // there); nullptr otherwise (ip is the last position, or a sentinel after it).
   const std::uint8_t* token(const std::uint32_t* ip) const noexcept {
     return ip + 1 < end_ ? view_.buf + *ip : nullptr;
   }
@@ -511,7 +512,9 @@ class direct_mapper {
       return read_fields(out);
     } else if constexpr (std::is_same_v<T, std::string>) {
       // A string without a backslash is its text (stage 1 checked its UTF-8 and control bytes).
-      if (c_.at(ip) == '"') {
+      // Not at the sentinels after the last position (see sentinels(): their byte may be a
+      // quote, with no closing position after it).
+      if (const std::uint8_t* p = c_.token(ip); p != nullptr && *p == '"') {
         const std::string_view raw = c_.raw_string(ip);
         if (raw.find('\\') == std::string_view::npos) {
           out.assign(raw.data(), raw.size());
