@@ -17,6 +17,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <new>
@@ -311,9 +312,44 @@ class mapper {
       if (!key.empty()) m &= by_first[static_cast<unsigned char>(key[0])];
       for (; m; m &= m - 1) {
         const auto k = static_cast<std::size_t>(std::countr_zero(m));
-        if (names[k] == key) return k;
+        if (names[k].size() == key.size() && is_name(k, key.data())) return k;
       }
       return names.size();
+    }
+    // Each name of up to 16 bytes as its first and last word of 8, 4, 2 or 1 bytes (its length's
+    // size class; they overlap), as a little-endian load reads them.
+    struct name_words {
+      std::uint64_t head = 0, tail = 0;
+    };
+    static constexpr auto words = [] {
+      std::array<name_words, names.size()> w{};
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        const std::size_t n = names[k].size();
+        const std::size_t size = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
+        if (n == 0 || n > 16) continue;
+        for (std::size_t b = size; b-- > 0;) {
+          w[k].head = (w[k].head << 8) | static_cast<unsigned char>(names[k][b]);
+          w[k].tail = (w[k].tail << 8) | static_cast<unsigned char>(names[k][n - size + b]);
+        }
+      }
+      return w;
+    }();
+    // key[0, n) is field k's name (n its length): two loads of the key that overlap against the
+    // name's words (no call: names are short), memcmp beyond 16 bytes.
+    static bool is_name(std::size_t k, const char* key) {
+      const std::size_t n = names[k].size();
+      if (std::endian::native != std::endian::little || n > 16)
+        return std::memcmp(names[k].data(), key, n) == 0;
+      const auto differ = [key, n, &w = words[k]](auto word) {
+        decltype(word) head, tail;
+        std::memcpy(&head, key, sizeof head);
+        std::memcpy(&tail, key + n - sizeof tail, sizeof tail);
+        return ((head ^ w.head) | (tail ^ w.tail)) != 0;
+      };
+      if (n >= 8) return !differ(std::uint64_t{});
+      if (n >= 4) return !differ(std::uint32_t{});
+      if (n >= 2) return !differ(std::uint16_t{});
+      return n == 0 || static_cast<unsigned char>(key[0]) == words[k].head;
     }
   };
 
