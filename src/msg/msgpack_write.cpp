@@ -331,12 +331,8 @@ void put_message(sink& s, const message& m) {
 }  // namespace
 
 void write_msgpack(const message& m, std::string& out, const write_options& options) {
-  sink s(out);
-  if (options.mode == fidelity::exact)
-    put_message<true>(s, m);
-  else
-    put_message<false>(s, m);
-  s.finish();
+  detail::write_in_mode(out, options.mode,
+                        [&m](sink& s, auto exact) { put_message<decltype(exact)::value>(s, m); });
 }
 
 std::string to_msgpack(const message& m, const write_options& options) {
@@ -346,12 +342,8 @@ std::string to_msgpack(const message& m, const write_options& options) {
 }
 
 void write_msgpack(const value& v, std::string& out, const write_options& options) {
-  sink s(out);
-  if (options.mode == fidelity::exact)
-    put_value<true>(s, v);
-  else
-    put_value<false>(s, v);
-  s.finish();
+  detail::write_in_mode(out, options.mode,
+                        [&v](sink& s, auto exact) { put_value<decltype(exact)::value>(s, v); });
 }
 
 }  // namespace keel::msg

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
+#include "keel/msg/binary.h"
 #include "keel/msg/value.h"
 
 namespace keel::msg::detail {
@@ -207,5 +209,18 @@ class sink {
   std::uint8_t* p_ = nullptr;
   std::uint8_t* end_ = nullptr;
 };
+
+// Writes one document of a form with two modes (MessagePack, CBOR) into `out`, replacing what it
+// held: put(sink&, exact) with `exact` a std::bool_constant (true for fidelity::exact), so each
+// mode is compiled apart.
+template <class Put>
+void write_in_mode(std::string& out, fidelity mode, Put put) {
+  sink s(out);
+  if (mode == fidelity::exact)
+    put(s, std::true_type{});
+  else
+    put(s, std::false_type{});
+  s.finish();
+}
 
 }  // namespace keel::msg::detail
