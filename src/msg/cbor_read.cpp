@@ -101,18 +101,13 @@ class reader : public detail::byte_reader {
         detail::map_builder m(v, indefinite ? 0 : arg);
         for (std::uint64_t i = 0; indefinite ? !at_break() : i < arg; ++i) {
           if (!need(1)) return false;
-          if ((*p >> 5) == 3 && (*p & 0x1f) != 31) {
+          const bool text_key = (*p >> 5) == 3 && (*p & 0x1f) != 31;
+          std::uint64_t n = 0;
+          if (text_key) {
             const std::uint8_t* c = p++;
-            std::uint64_t n;
             if (!argument(*c & 0x1f, n, c)) return false;
-            std::string_view s;
-            if (!take(n, s, true)) return false;
-            if (!item(m.named(s))) return false;
-          } else {
-            value key;
-            if (!item(key)) return false;
-            if (!item(m.keyed(std::move(key)))) return false;
           }
+          if (!detail::read_entry(*this, m, text_key, n)) return false;
         }
         m.finish();
         leave();
@@ -253,10 +248,7 @@ class reader : public detail::byte_reader {
 }  // namespace
 
 result<value> value_from_cbor(bytes_view in, const read_options& options) {
-  reader r(in, options);
-  value v;
-  if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
-  return v;
+  return detail::read_value<reader>(in, options);
 }
 
 error read_cbor(bytes_view in, message& out, const read_options& options) {

@@ -249,15 +249,7 @@ class reader : public detail::byte_reader {
       } else {
         is_str = false;
       }
-      if (is_str) {
-        std::string_view s;
-        if (!take(len, s, true)) return false;
-        if (!item(m.named(s))) return false;
-      } else {
-        value key;
-        if (!item(key)) return false;
-        if (!item(m.keyed(std::move(key)))) return false;
-      }
+      if (!detail::read_entry(*this, m, is_str, len)) return false;
     }
     m.finish();
     leave();
@@ -265,19 +257,11 @@ class reader : public detail::byte_reader {
   }
 };
 
-template <bool Exact>
-result<value> read_value(bytes_view in, const read_options& options) {
-  reader<Exact> r(in, options);
-  value v;
-  if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
-  return v;
-}
-
 }  // namespace
 
 result<value> value_from_msgpack(bytes_view in, const read_options& options) {
-  return options.mode == fidelity::exact ? read_value<true>(in, options)
-                                         : read_value<false>(in, options);
+  return options.mode == fidelity::exact ? detail::read_value<reader<true>>(in, options)
+                                         : detail::read_value<reader<false>>(in, options);
 }
 
 error read_msgpack(bytes_view in, message& out, const read_options& options) {

@@ -101,6 +101,27 @@ class map_builder {
   bool any_ = false;
 };
 
+// One map entry into m, then its value: a text key of n bytes at r.p (UTF-8 checked) when
+// text_key, else a key of any type read by item(). Reader: a byte_reader with item(value&).
+template <class Reader>
+bool read_entry(Reader& r, map_builder& m, bool text_key, std::uint64_t n) {
+  if (text_key) {
+    std::string_view k;
+    return r.take(n, k, true) && r.item(m.named(k));
+  }
+  value k;
+  return r.item(k) && r.item(m.keyed(std::move(k)));
+}
+
+// A whole input read as one value, checked for size and trailing bytes.
+template <class Reader>
+result<value> read_value(bytes_view in, const read_options& options) {
+  Reader r(in, options);
+  value v;
+  if (r.too_large() || !r.item(v) || !r.finished()) return r.err;
+  return v;
+}
+
 // A whole document read as a message: the top-level value is filled in place over out's storage
 // (document_shell), checked for size and trailing bytes, then taken apart into header and body;
 // on an error `out` is left empty. Reader: a byte_reader with item(value&).
