@@ -396,12 +396,17 @@ struct codec<char32_t> {
 
 // ---- strings and byte views --------------------------------------------------------------
 namespace detail {
-template <class S>
-struct string_codec {
+// The sizes of a value that starts with its length (strings, vectors, spans): at least the
+// length's one byte (varint) or eight (fixint), and no fixed size.
+struct length_prefixed_sizes {
   template <class F>
   static constexpr std::size_t min_size = F::varint ? 1 : 8;
   template <class F>
   static constexpr std::size_t fixed_size = npos;
+};
+
+template <class S>
+struct string_codec : length_prefixed_sizes {
   template <class F>
   static std::size_t size(const S& s) {
     return len_size<F>(s.size()) + s.size();
@@ -456,12 +461,8 @@ struct codec<std::string_view> : detail::string_codec<std::string_view> {
 
 // ---- sequences ---------------------------------------------------------------------------
 template <class T, class A>
-struct codec<std::vector<T, A>> {
+struct codec<std::vector<T, A>> : detail::length_prefixed_sizes {
   using V = std::vector<T, A>;
-  template <class F>
-  static constexpr std::size_t min_size = F::varint ? 1 : 8;
-  template <class F>
-  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const V& v) {
     if constexpr (std::is_same_v<T, bool>) {
@@ -499,13 +500,9 @@ struct codec<std::vector<T, A>> {
 
 // A span encodes like a Vec. Decoding borrows the input, so only byte spans decode.
 template <class T>
-struct codec<std::span<T>> {
+struct codec<std::span<T>> : detail::length_prefixed_sizes {
   using S = std::span<T>;
   using E = std::remove_const_t<T>;
-  template <class F>
-  static constexpr std::size_t min_size = F::varint ? 1 : 8;
-  template <class F>
-  static constexpr std::size_t fixed_size = npos;
   template <class F>
   static std::size_t size(const S& s) {
     return detail::len_size<F>(s.size()) + detail::block_size<F>(s.data(), s.size());
