@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -525,47 +526,34 @@ struct codec<std::span<T>> : detail::length_prefixed_sizes {
   }
 };
 
-template <class T, std::size_t N>
-struct codec<std::array<T, N>> {
+namespace detail {
+// N elements of T in a row, without a length (std::array<T, N> and T[N]: Arr).
+template <class Arr, class T, std::size_t N>
+struct fixed_array_codec {
   template <class F>
-  static constexpr std::size_t min_size = N* detail::min_size_v<F, T>;
+  static constexpr std::size_t min_size = N* min_size_v<F, T>;
   template <class F>
   static constexpr std::size_t fixed_size =
-      detail::fixed_size_v<F, T> == npos ? npos : N* detail::fixed_size_v<F, T>;
+      fixed_size_v<F, T> == npos ? npos : N* fixed_size_v<F, T>;
   template <class F>
-  static std::size_t size(const std::array<T, N>& a) {
-    return detail::block_size<F>(a.data(), N);
+  static std::size_t size(const Arr& a) {
+    return block_size<F>(std::data(a), N);
   }
   template <class F, class W>
-  static void encode(W& w, const std::array<T, N>& a) {
-    detail::put_block<F>(w, a.data(), N);
+  static void encode(W& w, const Arr& a) {
+    put_block<F>(w, std::data(a), N);
   }
   template <class F>
-  static bool decode(detail::reader& r, std::array<T, N>& a) {
-    return detail::get_block<F>(r, a.data(), N);
+  static bool decode(reader& r, Arr& a) {
+    return get_block<F>(r, std::data(a), N);
   }
 };
+}  // namespace detail
 
 template <class T, std::size_t N>
-struct codec<T[N]> {
-  template <class F>
-  static constexpr std::size_t min_size = N* detail::min_size_v<F, T>;
-  template <class F>
-  static constexpr std::size_t fixed_size =
-      detail::fixed_size_v<F, T> == npos ? npos : N* detail::fixed_size_v<F, T>;
-  template <class F>
-  static std::size_t size(const T (&a)[N]) {
-    return detail::block_size<F>(a, N);
-  }
-  template <class F, class W>
-  static void encode(W& w, const T (&a)[N]) {
-    detail::put_block<F>(w, a, N);
-  }
-  template <class F>
-  static bool decode(detail::reader& r, T (&a)[N]) {
-    return detail::get_block<F>(r, a, N);
-  }
-};
+struct codec<std::array<T, N>> : detail::fixed_array_codec<std::array<T, N>, T, N> {};
+template <class T, std::size_t N>
+struct codec<T[N]> : detail::fixed_array_codec<T[N], T, N> {};
 
 // ---- option, tuples, unit ----------------------------------------------------------------
 template <class T>
