@@ -38,8 +38,13 @@ struct root {
   std::optional<std::variant<leaf, text>> d;
   std::optional<std::array<bool, 2>> e;
   std::optional<keel::json::mutable_document> f;
+  // Leaves the direct read converts itself (strings without a backslash, true/false,
+  // non-negative integers of up to 19 digits), in arrays that a cut text can end inside.
+  std::optional<std::vector<std::string>> g;
+  std::optional<std::vector<std::optional<bool>>> h;
+  std::optional<std::vector<std::int16_t>> i;
 };
-KEEL_FIELDS(root, a, b, c, d, e, f)
+KEEL_FIELDS(root, a, b, c, d, e, f, g, h, i)
 
 }  // namespace fuzzed
 
@@ -81,6 +86,7 @@ void agree(std::string_view in, parse_options po, bool exact) {
 void run(std::string_view in, const parse_options& po, bool exact) {
   agree<fuzzed::root>(in, po, exact);
   agree<std::vector<fuzzed::root>>(in, po, exact);
+  agree<std::vector<std::string>>(in, po, exact);
   agree<mutable_document>(in, po, exact);
 }
 
