@@ -183,15 +183,9 @@ class reader : public detail::byte_reader {
         p += 2;
         return true;
       case 26:
-        if (!need(4)) return false;
-        detail::value_access::set_bits(v, type::float32, detail::load_be<std::uint32_t>(p));
-        p += 4;
-        return true;
+        return float_be<std::uint32_t>(v);
       case 27:
-        if (!need(8)) return false;
-        detail::value_access::set_bits(v, type::float64, detail::load_be<std::uint64_t>(p));
-        p += 8;
-        return true;
+        return float_be<std::uint64_t>(v);
       default:
         if (ai < 24) {  // simple values 0..19 and 23 (undefined)
           v = value(extension{kSimpleCode, {ai}});

@@ -56,15 +56,9 @@ class reader : public detail::byte_reader {
         if (!length(b - 0xc7, n)) return false;
         return read_ext(n, v, at);
       case 0xca:
-        if (!need(4)) return false;
-        detail::value_access::set_bits(v, type::float32, detail::load_be<std::uint32_t>(p));
-        p += 4;
-        return true;
+        return float_be<std::uint32_t>(v);
       case 0xcb:
-        if (!need(8)) return false;
-        detail::value_access::set_bits(v, type::float64, detail::load_be<std::uint64_t>(p));
-        p += 8;
-        return true;
+        return float_be<std::uint64_t>(v);
       case 0xcc:
         return uint_of<std::uint8_t>(v, type::uint8);
       case 0xcd:
