@@ -96,8 +96,8 @@ struct one_pass : stage2<isa_scalar, M> {
       if (c > ' ') return p;
       if (c == '\n') {
         ++p;
-        if (p<end&& * p> ' ') return p;  // no indentation
-        // Indentation: up to 16 spaces without a branch on the count, then eight at a time.
+        if ((p < end) && *p > ' ') return p;  // no indentation
+        // Indentation: up to 16 spaces in one step (two 8-byte words), then eight at a time.
         if (end - p >= 16) {
           const std::uint64_t o0 = load8(p) ^ (kOnes * ' ');
           const std::uint64_t o1 = load8(p + 8) ^ (kOnes * ' ');

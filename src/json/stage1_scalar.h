@@ -187,7 +187,7 @@ struct scanner {
           continue;
         case kNewline:
           ++p;
-          // Indentation: up to 16 spaces without a branch on the count, then eight at a time.
+          // Indentation: up to 16 spaces in one step (two 8-byte words), then eight at a time.
           if (end - p >= 16) {
             const std::uint64_t o0 = load8(p) ^ (kOnes * ' ');
             const std::uint64_t o1 = load8(p + 8) ^ (kOnes * ' ');
