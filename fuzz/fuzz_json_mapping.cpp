@@ -43,8 +43,9 @@ struct root {
   std::optional<std::vector<std::string>> g;
   std::optional<std::vector<std::optional<bool>>> h;
   std::optional<std::vector<std::int16_t>> i;
+  std::optional<std::vector<bool>> j;  // elements as bits, read through proxies
 };
-KEEL_FIELDS(root, a, b, c, d, e, f, g, h, i)
+KEEL_FIELDS(root, a, b, c, d, e, f, g, h, i, j)
 
 }  // namespace fuzzed
 

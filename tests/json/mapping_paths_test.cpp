@@ -186,6 +186,8 @@ TEST(MappingPaths, ValidModelsReadDirectly) {
   EXPECT_TRUE(same_on_both_paths<no_ints>("[]"));
   EXPECT_TRUE(same_on_both_paths<std::optional<int>>(" null "));
   EXPECT_TRUE(same_on_both_paths<std::string>("\"a\\nb\""));
+  EXPECT_TRUE(same_on_both_paths<std::vector<bool>>("[true, false,true ]"));
+  EXPECT_TRUE(same_on_both_paths<std::vector<std::vector<bool>>>("[[],[false],[true,true]]"));
 }
 
 // A read into a struct that already holds values (longer and shorter vectors, set optionals,
@@ -226,6 +228,8 @@ TEST(MappingPaths, MappingErrorsAgree) {
        }) {
     EXPECT_FALSE(same_on_both_paths<paths::inner>(text)) << text;
   }
+  EXPECT_FALSE(same_on_both_paths<std::vector<bool>>("[true,1]"));
+  EXPECT_FALSE(same_on_both_paths<std::vector<bool>>("[true,fals]"));
   EXPECT_FALSE(same_on_both_paths<int_pair>("[1,2,3]"));
   EXPECT_FALSE(same_on_both_paths<int_pair>("[1]"));
   EXPECT_FALSE(same_on_both_paths<shape>(R"({"c":{}})"));

@@ -66,6 +66,14 @@ struct odd_keys {
 };
 KEEL_FIELDS(odd_keys, a, b, c)
 
+// std::vector<bool> holds its elements as bits: read and written through proxy references.
+struct flags {
+  std::vector<bool> bits;
+  std::optional<std::vector<bool>> more;
+  std::vector<std::vector<bool>> grid;
+};
+KEEL_FIELDS(flags, bits, more, grid)
+
 }  // namespace shop
 
 template <>
@@ -249,6 +257,57 @@ TEST(Mapping, OptionalAndNull) {
   std::vector<std::optional<double>> v;
   ASSERT_FALSE(from_json("[1.5,null]", v));
   EXPECT_EQ(*to_json(v), "[1.5,null]");
+}
+
+TEST(Mapping, VectorOfBool) {
+  for (const read_path path : {read_path::direct, read_path::dom}) {
+    read_options ro;
+    ro.path = path;
+    shop::flags f;
+    f.bits = std::vector<bool>(5, false);  // read over: shrunk to what the text holds
+    ASSERT_FALSE(from_json(R"({"bits":[true,false,true],"grid":[[],[false],[true,true]]})", f, ro));
+    EXPECT_EQ(f.bits, (std::vector<bool>{true, false, true}));
+    EXPECT_FALSE(f.more.has_value());
+    EXPECT_EQ(f.grid, (std::vector<std::vector<bool>>{{}, {false}, {true, true}}));
+    ASSERT_FALSE(from_json(R"({"bits":[],"more":[false,true],"grid":[]})", f, ro));
+    EXPECT_TRUE(f.bits.empty());
+    EXPECT_EQ(f.more, (std::vector<bool>{false, true}));
+    EXPECT_TRUE(f.grid.empty());
+    // Errors name the element.
+    const struct {
+      const char* json;
+      error_code code;
+      const char* pointer;
+    } cases[] = {
+        {R"({"bits":[true,1],"grid":[]})", error_code::type_mismatch, "/bits/1"},
+        {R"({"bits":[true,null],"grid":[]})", error_code::type_mismatch, "/bits/1"},
+        {R"({"bits":[],"more":[false,"true"],"grid":[]})", error_code::type_mismatch, "/more/1"},
+        {R"({"bits":[],"grid":[[true],[false,0]]})", error_code::type_mismatch, "/grid/1/1"},
+        {R"({"bits":true,"grid":[]})", error_code::type_mismatch, "/bits"},
+        {R"({"grid":[]})", error_code::missing_field, "/bits"},
+    };
+    for (const auto& c : cases) {
+      const mapping_error e = from_json(c.json, f, ro);
+      EXPECT_EQ(e.code, c.code) << c.json << ": " << e.to_string();
+      EXPECT_EQ(e.pointer, c.pointer) << c.json;
+    }
+    EXPECT_EQ(from_json(R"({"bits":[true,tru],"grid":[]})", f, ro).to_string(),
+              "1:15: invalid literal (expected true, false or null)");
+  }
+  shop::flags f{{true, false}, std::vector<bool>{}, {{false}, {true, false, true}}};
+  const auto text = to_json(f);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, R"({"bits":[true,false],"more":[],"grid":[[false],[true,false,true]]})");
+  EXPECT_EQ(*write(to_document(f)->root()), *text);
+  EXPECT_EQ(*to_json(f, {.pretty = true}), *write(to_document(f)->root(), {.pretty = true}));
+  shop::flags again;
+  ASSERT_FALSE(from_json(*text, again));
+  EXPECT_EQ(again.bits, f.bits);
+  EXPECT_EQ(again.more, f.more);
+  EXPECT_EQ(again.grid, f.grid);
+  std::vector<bool> top;
+  ASSERT_FALSE(from_json("[false,true,true]", top));
+  EXPECT_EQ(*to_json(top), "[false,true,true]");
 }
 
 }  // namespace

@@ -132,6 +132,20 @@ concept named_enum = std::is_enum_v<E> && requires {
 
 class direct_mapper;
 
+// Element i of a vector read by read(element&): std::vector<bool>'s elements are proxies, so
+// they are read into a bool and stored from it.
+template <class V, class F>
+bool read_element(V& out, std::size_t i, F&& read) {
+  if constexpr (std::is_same_v<typename V::value_type, bool>) {
+    bool b = false;
+    if (!read(b)) return false;
+    out[i] = b;
+    return true;
+  } else {
+    return read(out[i]);
+  }
+}
+
 // A string map read over the one out holds (both readers): its entries move aside (take_entries),
 // and each key read takes its entry back, storage and all, or gets a new one (map_entry); the
 // entries no key took are dropped with `old`.
@@ -210,7 +224,7 @@ class mapper {
       out.resize(v.size());
       std::size_t i = 0;
       for (const value e : v.elements()) {
-        if (!read(e, out[i])) return up_index(i);
+        if (!read_element(out, i, [&](auto& x) { return read(e, x); })) return up_index(i);
         ++i;
       }
       return true;
@@ -503,7 +517,7 @@ class direct_mapper {
       } else {
         for (;;) {
           if (n == out.size()) out.emplace_back();
-          if (!read(out[n++])) return false;
+          if (!read_element(out, n++, [&](auto& x) { return read(x); })) return false;
           const std::uint8_t c = c_.at(ip++);
           if (c == ']') break;
           if (c != ',') return false;
