@@ -537,6 +537,30 @@ TEST(MappingPaths, SkippedValuesAgree) {
   }
 }
 
+// The escapes of a run of skipped members are checked 64 bytes at a time: a valid or invalid
+// escape (or a pair of them) at every offset around the blocks' edges, in a string value, a key
+// and a nested array, with and without text after the run.
+TEST(MappingPaths, SkippedEscapesAtEveryOffset) {
+  const std::string pad(80, ' ');
+  for (std::size_t at = 0; at < 140; ++at) {
+    for (const char* esc :
+         {"\\n", "\\u00e9", "\\ud83d\\ude00", "\\/\\\\", "\\q", "\\u00g0", "\\ud83d", "\\ude00"}) {
+      const bool valid = std::string_view(esc) != "\\q" && std::string_view(esc) != "\\u00g0" &&
+                         std::string_view(esc) != "\\ud83d" && std::string_view(esc) != "\\ude00";
+      const std::string str = "\"" + std::string(at, 'x') + esc + std::string(at % 7, 'y') + "\"";
+      for (const std::string& text : {
+               R"({"zz":)" + str + R"(,"a":1,"v":[]})" + pad,
+               R"({"a":1,"yy":true,"zz":)" + str + R"(,"v":[]})" + pad,
+               R"({"a":1,)" + str + R"(:0,"v":[]})" + pad,
+               R"({"a":1,"zz":[1,)" + str + "," + str + R"(],"v":[]})" + pad,
+               R"({"a":1,"v":[],"zz":)" + str + "}",
+           }) {
+        EXPECT_EQ(same_on_both_paths<paths::inner>(text), valid) << text;
+      }
+    }
+  }
+}
+
 TEST(MappingPaths, OptionsAgree) {
   parse_options trailing;
   trailing.allow_trailing_commas = true;
