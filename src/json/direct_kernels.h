@@ -154,6 +154,26 @@ KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe
   }
 }
 
+// true, false and null by their first byte: the word as a little-endian load reads it, the mask of
+// its bytes, and its length (0: no literal starts with the byte).
+struct literal_words {
+  std::uint64_t word[256] = {}, mask[256] = {};
+  std::uint8_t len[256] = {};
+  constexpr literal_words() {
+    const char* const words[] = {"true", "false", "null"};
+    for (const char* w : words) {
+      const auto c = static_cast<unsigned char>(w[0]);
+      std::size_t n = 0;
+      for (; w[n] != 0; ++n) {
+        word[c] |= std::uint64_t{static_cast<unsigned char>(w[n])} << (8 * n);
+        mask[c] |= std::uint64_t{0xff} << (8 * n);
+      }
+      len[c] = static_cast<std::uint8_t>(n);
+    }
+  }
+};
+inline constexpr literal_words kLiterals{};
+
 // True when the bare token at ip is true, false, null or an integer of at most 19 digits (every
 // one of which stage 2 accepts), told by its shape; false for anything else (fractions,
 // exponents, longer integers, NaN / Infinity, bad tokens, a token near the end of the text),
@@ -164,15 +184,12 @@ KEEL_INLINE bool plain_scalar(const std::uint8_t* buf, const std::uint32_t* safe
   if (ip + 1 >= safe) [[unlikely]]
     return false;
   const std::uint8_t* p = buf + *ip;  // kPad bytes after the token are readable
-  switch (*p) {
-    case 't':
-      return skip_stage2<I>::word4(p, "true") && !kTokenChar.t[p[4]];
-    case 'f':
-      return skip_stage2<I>::word4(p + 1, "alse") && !kTokenChar.t[p[5]];
-    case 'n':
-      return skip_stage2<I>::word4(p, "null") && !kTokenChar.t[p[4]];
-    default:
-      break;
+  // true, false or null: one compare of the word, whichever it is (a switch on the first byte
+  // mispredicted between them).
+  if (const std::size_t n = kLiterals.len[*p]; n != 0) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return ((w ^ kLiterals.word[*p]) & kLiterals.mask[*p]) == 0 && !kTokenChar.t[p[n]];
   }
   const std::uint8_t* q = p + (*p == '-');
   std::size_t digits = 1;
