@@ -700,13 +700,19 @@ TEST(ParseIsa, ForcedUnavailableOrAutomatic) {
 
 namespace {
 
+// The kernel sets this CPU has besides the scalar one.
+std::vector<isa> supported_vector_isas() {
+  std::vector<isa> v;
+  for (isa k : keel::all_isas) {
+    if (k != isa::scalar && isa_supported(k)) v.push_back(k);
+  }
+  return v;
+}
+
 // The vector UTF-8 check (AVX2, AVX-512, NEON) and the scalar one agree on the verdict and the
 // offset.
 TEST(Utf8Kernels, AgreeWithScalar) {
-  std::vector<isa> vector_isas;
-  for (isa k : keel::all_isas) {
-    if (k != isa::scalar && isa_supported(k)) vector_isas.push_back(k);
-  }
+  const std::vector<isa> vector_isas = supported_vector_isas();
   if (vector_isas.empty()) GTEST_SKIP();
   auto check = [&](const std::string& text) {
     const auto ref = parse(text, parse_options{.isa = isa::scalar});
@@ -763,6 +769,120 @@ TEST(Utf8Kernels, AgreeWithScalar) {
     t += rng() % 2 ? "\"]" : "";
     check(t);
   }
+}
+
+// The scalar set's one pass reads a copy of the text in the string area, ended by a quote and
+// zeros, leaves strings without escapes there (a NUL over the closing quote), and decodes those
+// with escapes in place, restoring the copy after them. Every edge of that agrees with the two
+// passes of the vector sets: value or error and its offset, consumed(), in every mode.
+TEST(ScalarOnePass, AgreesWithTwoPassesAtEdges) {
+  const std::vector<isa> others = supported_vector_isas();
+  if (others.empty()) GTEST_SKIP();
+  std::vector<std::string> texts = {
+      R"("a\nb",1)",
+      R"(["a\nb",1])",
+      R"(["\u00e9x","y"])",
+      R"({"k\"":"v\\","k2":[true,"\ud83d\ude00z"]})",
+      R"(["x\ty"   ,   "z"])",
+      R"("abc")",
+      R"("abc)",
+      R"(["abc)",
+      R"(["ab\)",
+      R"(["ab\")",
+      R"(["ab\u12)",
+      R"(["ab\q",1])",
+      R"(["ab\q)",
+      R"({"a")",
+      R"({"a":)",
+      R"({"a" )",
+      R"([1,)",
+      R"([1)",
+      R"(tru)",
+      R"(true)",
+      R"(-)",
+      R"(123)",
+      R"(12345678901234567890123)",
+      R"([-12345678901234567890123,1])",
+      R"([1e400])",
+      R"("x" "y")",
+      R"({"a":1}   {"b":2})",
+      "[\"a\x01b\"]",
+      "[\"a\xff\"]",
+      "[\"\\n\xe2\x82\xac\xe2\x82\"]",
+      "",
+      "   ",
+      "[\"\"]",
+      "\"",
+  };
+  // Escapes at every distance from the string's end and the text's end, with tails that the
+  // 16-byte stores of the decoding reach.
+  for (std::size_t before = 0; before < 20; ++before) {
+    for (std::size_t after = 0; after < 20; ++after) {
+      const std::string s = std::string(before, 'a') + "\\\"" + std::string(after, 'b');
+      texts.push_back("[\"" + s + "\",\"" + s + "\",[1,2.5,null]]");
+      texts.push_back("[\"" + s + "\",\"" + s + "\",[1,2.5,null,\"abcdefghijklmnopqrstuvwxyz\"]]");
+      texts.push_back("{\"" + s + "\":\"" + s + "\"}");
+      texts.push_back("\"" + s + "\"");
+      texts.push_back("[\"" + s + "\"");
+    }
+  }
+  for (const std::string& text : texts) {
+    for (int o = 0; o < 4; ++o) {
+      parse_options po;
+      po.stop_after_first = o == 1;
+      po.big_integers_as_raw = o == 2;
+      po.allow_invalid_utf8 = o == 3;
+      po.allow_nan_inf = o == 3;
+      po.isa = isa::scalar;
+      parser ps(po);
+      const auto ref = ps.parse(text);
+      const error ref_valid = validate(text, po);  // another parser: ref stays valid
+      for (isa k : others) {
+        const std::string at = isa_name(k) + std::string(" option ") + std::to_string(o) + " " +
+                               ::testing::PrintToString(text);
+        po.isa = k;
+        parser pk(po);
+        const auto r = pk.parse(text);
+        ASSERT_EQ(r.ok(), ref.ok()) << at;
+        EXPECT_EQ(validate(text, po), ref_valid) << at;
+        if (!r.ok()) {
+          EXPECT_EQ(r.code(), ref.code()) << at;
+          EXPECT_EQ(r.error().offset, ref.error().offset) << at;
+          continue;
+        }
+        EXPECT_TRUE(*r == *ref) << at;
+        EXPECT_EQ(pk.consumed(), ps.consumed()) << at;
+        // In place: the same values, or the same error.
+        std::string buf = text;
+        buf.append(in_place_padding, 'x');
+        po.isa = isa::scalar;
+        parser pi(po);
+        const auto q = pi.parse_in_place(buf.data(), text.size(), buf.size());
+        ASSERT_TRUE(q.ok()) << at;
+        EXPECT_TRUE(*q == *ref) << at;
+      }
+    }
+  }
+}
+
+// Strings stay in the string area's copy of the text, each followed by a NUL; a string decoded
+// in place leaves the text after it as it was.
+TEST(ScalarOnePass, StringsNulTerminatedInTheCopy) {
+  parse_options po;
+  po.isa = isa::scalar;
+  const std::string text = R"({"key":"va\"lue","n":[1,"x\u00e9y",{"z":"\\"}],"e":""})";
+  auto d = parse(text, po);
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  const value root = d->root();
+  for (const char* ptr : {"/key", "/n/1", "/n/2/z", "/e"}) {
+    const std::string_view s = *root.at_pointer(ptr)->get<std::string_view>();
+    EXPECT_EQ(s.data()[s.size()], '\0') << ptr;
+  }
+  EXPECT_EQ(*root["key"]->get<std::string_view>(), "va\"lue");
+  EXPECT_EQ(*root.at_pointer("/n/1")->get<std::string_view>(), "x\xc3\xa9y");
+  EXPECT_EQ(*root.at_pointer("/n/2/z")->get<std::string_view>(), "\\");
+  EXPECT_EQ(*root.at_pointer("/n/0")->get<std::int64_t>(), 1);
+  EXPECT_EQ(d->string_bytes(), text.size());
 }
 
 }  // namespace

@@ -229,6 +229,17 @@ TEST_P(Suite, InPlaceAgreesWithParse) {
             error_code::padding_too_small);
 }
 
+// The bytes of a document's strings, keys and raw numbers, each with its NUL.
+std::size_t packed_string_bytes(const document& d) {
+  std::size_t n = 0;
+  const detail::node* nodes = d.root().node_ptr();
+  for (std::size_t k = 0; k < d.node_count(); ++k) {
+    const auto t = static_cast<type>(nodes[k].tag & detail::kTypeMask);
+    if (t == type::string || t == type::raw_number) n += (nodes[k].tag >> 8) + 1;
+  }
+  return n;
+}
+
 // Every kernel set builds the same DOM for every accepted document.
 TEST(SuiteKernels, SameDomOnEveryIsa) {
   std::vector<std::filesystem::path> files = files_in(corpus() / "JSONTestSuite" / "test_parsing");
@@ -251,7 +262,12 @@ TEST(SuiteKernels, SameDomOnEveryIsa) {
       }
       EXPECT_TRUE(r->root() == ref->root()) << f << " on " << isa_name(k);
       EXPECT_EQ(r->node_count(), ref->node_count());
-      EXPECT_EQ(r->string_bytes(), ref->string_bytes());
+      // The two passes store the strings back to back, each with its NUL (docs/json-dom.md).
+      EXPECT_EQ(r->string_bytes(), packed_string_bytes(*r)) << f << " on " << isa_name(k);
+    }
+    // The scalar one pass leaves them in its string area's copy of the text.
+    if (ref.ok()) {
+      EXPECT_EQ(ref->string_bytes(), text.size()) << f;
     }
   }
 }
