@@ -216,9 +216,9 @@ struct one_pass : stage2<isa_scalar, M> {
   // backslash, a control character or the end of the input, the first stop that is not a run of
   // valid non-ASCII bytes): read from the text and unescaped into the copy, at the string's own
   // offsets there. next: the offset after its closing quote.
-  KEEL_NOINLINE static bool escaped_string(parse_state& st, const std::uint8_t* buf,
-                                           std::size_t len, std::uint8_t* cbuf, std::size_t open,
-                                           std::size_t at, node*& out, std::size_t& next) noexcept {
+  KEEL_INLINE static bool escaped_string(parse_state& st, const std::uint8_t* buf, std::size_t len,
+                                         std::uint8_t* cbuf, std::size_t open, std::size_t at,
+                                         node*& out, std::size_t& next) noexcept {
     using scalar_stage1::load8;
     using scalar_stage1::string_stops;
     base s{st, buf, len, nullptr, 0, nullptr, out, cbuf, cbuf, nullptr};
@@ -334,7 +334,9 @@ struct one_pass : stage2<isa_scalar, M> {
       if (!Check || c < 0x80) [[unlikely]] {
         if (p == end) return fail(error_code::unexpected_end, len);  // a value or key expected
         std::size_t next = 0;
-        if (!escaped_string(st, buf, len, cbuf, offset(p), offset(src), out, next)) return false;
+        node* o = out;  // a local: slow_string takes its address, not that of *this
+        if (!escaped_string(st, buf, len, cbuf, offset(p), offset(src), o, next)) return false;
+        out = o;
         p = cbuf + next;
         return true;
       }
