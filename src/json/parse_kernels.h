@@ -65,8 +65,9 @@ inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) no
 
 struct no_utf8_check {};
 
-// Lines: also the offset of every '\n' to lines_out (NDJSON batches, lines_fn).
-template <class I, bool Lines = false>
+// Lines (NDJSON batches, lines_fn): 1, every '\n' is a position too; 2, and its offset goes to
+// lines_out as well.
+template <class I, int Lines = 0>
 struct stage1 {
   // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
   [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
@@ -75,7 +76,7 @@ struct stage1 {
   std::uint64_t prev_scalar = 0;       // bit 0: the previous block ended inside a bare token
   std::size_t utf8_resume = 0;         // first byte not yet covered by a validated sequence
   std::uint64_t prev_hi = 0;           // the previous block's non-ASCII bytes (vector UTF-8 check)
-  std::uint32_t* lines_out = nullptr;  // Lines: where the next line end goes
+  std::uint32_t* lines_out = nullptr;  // Lines == 2: where the next line end goes
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
@@ -119,12 +120,18 @@ struct stage1 {
     const std::uint64_t hi = high(b);
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
-    const std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
-    if constexpr (Lines) {
+    std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
+    if constexpr (Lines != 0) {
+      // Each '\n' is a position too, where stage 2 of a record stops (parse_record). (One inside
+      // a string is a stage-1 error: the positions from it on are dropped.)
+      const std::uint64_t nls = I::eq(b, '\n');
+      structurals |= nls;
       // Few lines a block: one at a time, each entry within st.len of room.
-      for (std::uint64_t nl = I::eq(b, '\n'); nl != 0; nl &= nl - 1)
-        *lines_out++ =
-            static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(std::countr_zero(nl));
+      if constexpr (Lines == 2) {
+        for (std::uint64_t nl = nls; nl != 0; nl &= nl - 1)
+          *lines_out++ =
+              static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(std::countr_zero(nl));
+      }
     }
     // The positions are written one block late: the compress and stores of the previous block
     // overlap this block's classification instead of waiting at the end of its dependency chain.
@@ -978,12 +985,16 @@ struct stage2 {
       st.next_position = ip;
       return true;
     }
+    // An NDJSON record (parse_record): the positions go on after its line, whose '\n' is one of
+    // them (stage1<I, Lines>) and ends the record.
     if (ip < end) {
-      if (!opt.stop_after_first) return fail(error_code::trailing_content, *ip);
+      if (!opt.stop_after_first && (!Record || buf[*ip] != '\n'))
+        return fail(error_code::trailing_content, *ip);
       st.consumed = *ip;
     } else {
       st.consumed = len;
     }
+    if constexpr (Record) st.next_position = ip;
     if (opt.stop_after_first && ip > idx) {
       // End of the value: after its last token.
       const std::size_t last = ip[-1];
@@ -1072,10 +1083,16 @@ void find_positions(parse_state& st) noexcept {
     stage1<I>::run(st);
 }
 
-// Stage 1 alone with the line ends too (lines_fn): the ISAs built on stage1<I>.
+// Stage 1 alone with the line ends as positions, and listed too unless `lines` is nullptr
+// (lines_fn): the ISAs built on stage1<I>.
 template <class I>
 void find_positions_lines(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
-  stage1<I, true>::run(st, lines, n_lines);
+  n_lines = 0;
+  if (lines != nullptr) {
+    stage1<I, 2>::run(st, lines, n_lines);
+  } else {
+    stage1<I, 1>::run(st);
+  }
 }
 
 // After a successful parse that built nodes [nodes, out_end) and strings [strings, sout_end):

@@ -10,6 +10,9 @@ void positions_neon(parse_state& st) { find_positions<isa_neon>(st); }
 void positions_lines_neon(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) {
   find_positions_lines<isa_neon>(st, lines, n_lines);
 }
+void record_neon(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
+  parse_record<isa_neon>(st, nodes, strings, safe);
+}
 const std::uint32_t* value_at_neon(parse_state& st, const direct_view& v, const std::uint32_t* ip) {
   return value_at<isa_neon>(st, v, ip);
 }

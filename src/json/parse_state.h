@@ -64,16 +64,19 @@ inline constexpr std::size_t kStringSlack = 80;      // string copies write whol
 inline constexpr std::size_t kValidateRing = 256;
 
 using kernel_fn = void (*)(parse_state&);
-// Stage 2 alone over one record's share of an NDJSON batch's positions (parse_record in
-// parse_kernels.h): st.buf / st.len the batch, st.idx / st.n_idx the record's positions with the
-// sentinels (sentinels() in parse_kernels.h) already written after them, `nodes` and `strings`
-// st.doc's areas with room for every position of the batch and one more node and for st.len +
-// kStringSlack bytes, `safe` the record's positions at least kPad bytes before the batch's end.
-// The caller makes room and finds the sentinel position once a batch. The result is left in st.
+// Stage 2 alone over one NDJSON record of a batch (parse_record in parse_kernels.h): st.buf /
+// st.len the batch, st.idx the record's first position and st.n_idx the batch's positions from
+// there on (with the '\n' of every line among them: lines_fn, and the sentinels of sentinels() in
+// parse_kernels.h after the last), `nodes` and `strings` st.doc's areas with room for every
+// position of the batch and one more node and for st.len + kStringSlack bytes, `safe` the
+// positions from st.idx on at least kPad bytes before the batch's end. The caller makes room and
+// finds the sentinels once a batch. The result is left in st: on success st.next_position is the
+// position after the record's value, its line's '\n' (or the end of the positions).
 using record_fn = void (*)(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
-// Stage 1 alone (as kernel_set::positions) that also writes the offset of every '\n' of the input,
-// in order, to `lines` (room for st.len entries) and their count to n_lines. After a stage-1
-// error every line end before the error is there (later ones may be too).
+// Stage 1 alone (as kernel_set::positions) with each '\n' a position too, that also writes the
+// offset of every '\n' of the input, in order, to `lines` (room for st.len entries; nullptr: not
+// written) and their count to n_lines. After a stage-1 error every line end before the error is
+// there (later ones may be too).
 using lines_fn = void (*)(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 // Both stages (parse_document in parse_kernels.h), per kernel set.
 void parse_scalar(parse_state& st);
@@ -81,7 +84,7 @@ void parse_scalar(parse_state& st);
 // st.len + kIndexSlack entries in; st.idx / st.n_idx and st.s1_error / st.s1_offset out.
 void positions_scalar(parse_state& st);
 void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
-// Stage 1 alone with the line ends (lines_fn; the kernel sets whose stage 1 is stage1<I>).
+void positions_lines_scalar(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
 #if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
@@ -95,6 +98,7 @@ void positions_lines_avx512(parse_state& st, std::uint32_t* lines, std::size_t& 
 void parse_neon(parse_state& st);
 void positions_neon(parse_state& st);
 void positions_lines_neon(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+void record_neon(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 #endif
 // Struct mapping's direct read (direct_kernels.h): one value, or a run of unknown members, at a
 // position.
@@ -126,7 +130,7 @@ const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,
 struct kernel_set {
   kernel_fn parse;               // both stages
   kernel_fn positions;           // stage 1 alone
-  lines_fn positions_lines;      // stage 1 alone with the line ends; nullptr for the scalar set
+  lines_fn positions_lines;      // stage 1 with the line ends as positions (NDJSON)
   value_at_fn value_at;          // struct mapping: one value
   skip_members_fn skip_members;  // struct mapping: a run of unknown members
   record_fn record;              // NDJSON: stage 2 of one record of a batch; nullptr: use parse

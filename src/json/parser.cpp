@@ -132,10 +132,10 @@ kernel_set kernel_set_for(isa which) noexcept {
 #elif defined(__aarch64__)
     case isa::neon:
       return {parse_neon,    positions_neon,    positions_lines_neon,
-              value_at_neon, skip_members_neon, nullptr};
+              value_at_neon, skip_members_neon, record_neon};
 #endif
     default:
-      return {parse_scalar,    positions_scalar,    nullptr,
+      return {parse_scalar,    positions_scalar,    positions_lines_scalar,
               value_at_scalar, skip_members_scalar, record_scalar};
   }
 }

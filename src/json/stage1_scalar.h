@@ -90,6 +90,7 @@ struct scanner {
   const std::uint8_t* const end;
   std::uint32_t* out;
   bool check_utf8;
+  bool newlines = false;  // each '\n' outside strings is a position too (NDJSON batches)
 
   KEEL_INLINE void emit(const std::uint8_t* p) noexcept {
     *out++ = static_cast<std::uint32_t>(p - buf);
@@ -186,6 +187,7 @@ struct scanner {
           ++p;
           continue;
         case kNewline:
+          if (newlines) emit(p);
           ++p;
           // Indentation: up to 16 spaces in one step (two 8-byte words), then eight at a time.
           if (end - p >= 16) {
@@ -297,9 +299,10 @@ struct scanner {
 
 }  // namespace scalar_stage1
 
-// Fills st.idx / st.n_idx and st.s1_error / st.s1_offset as stage1<I>::run does.
-inline void stage1_scalar(parse_state& st) noexcept {
-  scalar_stage1::scanner s{st.buf, st.buf + st.len, st.idx, !st.opt->allow_invalid_utf8};
+// Fills st.idx / st.n_idx and st.s1_error / st.s1_offset as stage1<I>::run does (with
+// `newlines`, as stage1<I, 1>: each '\n' is a position too).
+inline void stage1_scalar(parse_state& st, bool newlines = false) noexcept {
+  scalar_stage1::scanner s{st.buf, st.buf + st.len, st.idx, !st.opt->allow_invalid_utf8, newlines};
   std::size_t at = 0;
   const std::uint8_t* open = nullptr;
   const error_code e = s.run(at, open);
