@@ -7,8 +7,11 @@
 // before a line's end, every line before it starts and ends outside strings, and the positions
 // between its start and its end are those of the line parsed alone (offset by its start).
 // Stage 2 then reads the record from the batch's buffer, with reads past a token allowed up to
-// the batch's end; anything it rejects is parsed again alone, so every error is the one the line
-// gives alone.
+// the batch's end. The line's '\n', a position of the batch, stops it: in every grammar state
+// it is an error (it is not a value, key, ':' , ',' or closing bracket), and after the value it
+// is the end of the record (parse_record); so stage 2 never reads the next line's positions, and
+// accepts exactly the lines that parse alone. Anything it rejects is parsed again alone, so
+// every error is the one the line gives alone.
 #include "json/ndjson_batch.h"
 
 #include <algorithm>
@@ -38,19 +41,6 @@ std::uint32_t* room(std::unique_ptr<std::uint32_t[]>& p, std::size_t& cap, std::
   return p.get();
 }
 
-// The offset of every '\n' in p[0, len) written to out (room for len entries); returns the
-// count. (For the kernel sets whose stage 1 does not report them.)
-std::size_t newlines_memchr(const char* p, std::size_t len, std::uint32_t* out) noexcept {
-  std::uint32_t* o = out;
-  const char* const end = p + len;
-  for (const char* q = p; q < end; ++q) {
-    q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
-    if (q == nullptr) break;
-    *o++ = static_cast<std::uint32_t>(q - p);
-  }
-  return static_cast<std::size_t>(o - out);
-}
-
 }  // namespace
 
 bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
@@ -68,22 +58,19 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   }
   std::uint32_t* const pos =
       room(positions_, positions_capacity_, len + kIndexSlack, limit_ + kIndexSlack);
-  if (pos == nullptr) return false;
+  // The line ends listed too for count_all.
+  std::uint32_t* const ends = want_lines_ ? room(ends_, ends_capacity_, len, limit_) : nullptr;
+  if (pos == nullptr || (want_lines_ && ends == nullptr)) return false;
   parse_state st;
   st.buf = reinterpret_cast<const std::uint8_t*>(start);
   st.len = len;
   st.opt = &o;
   st.idx = pos;
+  // Stage 1 reports the line ends (as positions, and listed when asked): no search per line, no
+  // pass of its own.
   const kernel_set k = kernel_set_for(which);
-  // Stage 1 reports the line ends where it can: no search per line, no pass of its own.
-  std::uint32_t* const ends =
-      k.positions_lines != nullptr ? room(ends_, ends_capacity_, len, limit_) : nullptr;
   std::size_t lines = 0;
-  if (ends != nullptr) {
-    k.positions_lines(st, ends, lines);
-  } else {
-    k.positions(st);
-  }
+  k.positions_lines(st, ends, lines);
   std::size_t n = st.n_idx;
   if (st.s1_error != error_code::ok) {
     // The batch ends before the line of the error (that line is parsed alone).
@@ -91,29 +78,26 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
     if (nl == nullptr) return false;
     len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
     while (n > 0 && pos[n - 1] >= len) --n;
-    while (lines > 0 && ends[lines - 1] >= len) --lines;
+    while (lines > 0 && ends[lines - 1] >= len) --lines;  // (0 when not listed)
   }
-  lines_found_ = ends != nullptr;
   lines_ = lines;
+  listed_ = want_lines_;
   next_line_ = 0;
   begin_ = start;
   end_ = start + len;
   count_ = n;
-  next_ = 0;
-  build_ = k.parse;
   record_ = k.record;
   room_doc_ = nullptr;
+  st_ = parse_state{};
+  st_.buf = st.buf;
+  st_.len = len;
   if (record_ != nullptr) {
-    // The sentinel position stage 2 needs after each record's positions: sentinels() writes it
-    // after the batch's; a batch it would have to copy (only { [ , ] } bytes) goes by build_.
+    // The sentinel positions stage 2 needs after the last: sentinels() writes them after the
+    // batch's; a batch it would have to copy (only { [ , ] } bytes) has its lines parsed alone.
     st.len = len;
     st.n_idx = n;
     st.owner = &p;  // (for the copy)
-    if (n == 0 || sentinels(st) != st.buf) {
-      record_ = nullptr;
-    } else {
-      sentinel_ = pos[n];
-    }
+    if (n == 0 || sentinels(st) != st.buf) record_ = nullptr;
     safe_ = n;
     while (safe_ > 0 && pos[safe_ - 1] + kPad > len) --safe_;
   }
@@ -121,13 +105,24 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
 }
 
 bool line_batch::make_room(parser& p, document& doc) noexcept {
-  parse_state s = state(p, doc);
-  s.idx = positions_.get();  // (the batch's: never moved into the node area)
-  s.n_idx = count_;
-  room_nodes_ = s.nodes(count_ + 1);
-  room_strings_ = reinterpret_cast<std::uint8_t*>(s.strings(s.len + kStringSlack));
+  st_.opt = &p.options();
+  st_.owner = &p;
+  st_.doc = &doc;
+  st_.idx = positions_.get();  // (the batch's: never moved into the node area)
+  st_.n_idx = count_;
+  room_nodes_ = st_.nodes(count_ + 1);
+  room_strings_ = reinterpret_cast<std::uint8_t*>(st_.strings(st_.len + kStringSlack));
   if (room_nodes_ == nullptr || room_strings_ == nullptr) return false;
   room_doc_ = &doc;
+  return true;
+}
+
+bool line_batch::sync(const char* line) noexcept {
+  if (record_ == nullptr || line < begin_ || line >= end_) return false;
+  const auto a = static_cast<std::uint32_t>(line - begin_);
+  const std::uint32_t* const all = positions_.get();
+  cur_ = static_cast<std::size_t>(std::lower_bound(all, all + count_, a) - all);
+  line_at_ = line;
   return true;
 }
 
@@ -141,22 +136,13 @@ bool line_batch::make_at(parser& p, std::string_view text, std::size_t at, std::
   return false;
 }
 
-void line_batch::find_lines() noexcept {
-  const auto len = static_cast<std::size_t>(end_ - begin_);
-  lines_found_ = true;
-  lines_ = next_line_ = 0;
-  std::uint32_t* const out = room(ends_, ends_capacity_, len, limit_);
-  if (out == nullptr) return;  // line_end() searches line by line
-  lines_ = newlines_memchr(begin_, len, out);
-}
-
 bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_record_size,
                            std::size_t& lines, std::size_t& records) noexcept {
+  want_lines_ = true;
   if (text.empty() || p.options().allow_comments || text.size() > limit_ ||
       !covers(p, text, 0, text.size(), true) || end_ != text.data() + text.size()) {
     return false;
   }
-  if (!lines_found_) find_lines();
   const std::uint32_t* const ends = ends_.get();
   // Lines start at 0 and after each '\n' but a last one; only one starting with a blank can be
   // blank.
@@ -180,8 +166,7 @@ std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::siz
                                       bool complete) noexcept {
   if (at >= text.size()) return std::string_view::npos;
   // Comments may span lines: such lines are parsed alone (parse()), found by a search here.
-  if (!p.options().allow_comments && covers(p, text, at, 0, complete)) {
-    if (!lines_found_) find_lines();
+  if (!p.options().allow_comments && covers(p, text, at, 0, complete) && listed_) {
     const auto a = static_cast<std::uint32_t>(text.data() + at - begin_);
     const std::uint32_t* const ends = ends_.get();
     // Lines come in order: the next end is the line's unless lines were passed over.
@@ -193,17 +178,21 @@ std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::siz
                        : std::string_view::npos;
 }
 
-error line_batch::parse_slow(parser& p, document& doc, std::string_view text, std::size_t at,
-                             std::size_t len, bool complete) noexcept {
+error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,
+                        std::size_t len, bool complete) noexcept {
   const char* const line = text.data() + at;
   // A line of the batch that failed there is parsed alone: the error is the one it gives alone.
   // Comments may span lines: only a line alone says what its comments are.
-  const bool in_batch = line >= begin_ && line < end_ && line + len <= end_;
-  if (in_batch || p.options().allow_comments || !make_at(p, text, at, len, complete) ||
-      !record(p, doc, line, len)) {
-    return alone(p, doc, line, len);
+  if (!p.options().allow_comments && covers(p, text, at, len, complete) && sync(line)) {
+    const std::uint32_t* const next = record(p, doc);
+    if (next != nullptr && next != kFailed &&
+        line_end_at(next) == static_cast<std::size_t>(line - begin_) + len) {
+      passed(next);
+      return {};
+    }
+    line_at_ = nullptr;
   }
-  return {};
+  return alone(p, doc, line, len);
 }
 
 }  // namespace keel::json::detail

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // NDJSON records parsed from one stage-1 pass over a batch of whole lines: stage 1 (the
-// structural positions, parse_kernels.h) runs once over up to kBatchBytes of lines, then stage 2
-// builds each record's DOM from that record's share of the positions. Parsing each line on its
-// own pays stage 1's setup and its padded last block once per record, which on short records
-// (a few hundred bytes) is a large part of the work.
+// structural positions, parse_kernels.h) runs once over up to kBatchBytes of lines, with each
+// line's '\n' a position too, then stage 2 builds each record's DOM from the positions, starting
+// at the record's first and stopping at its line's '\n'. Parsing each line on its own pays stage
+// 1's setup and its padded last block once per record, which on short records (a few hundred
+// bytes) is a large part of the work; with the line ends among the positions, going from one
+// record to the next needs no search.
 #pragma once
 
 #include <algorithm>
@@ -38,96 +40,58 @@ class line_batch {
 
   // Forgets the batch: call it before the text it was made from changes.
   void reset() noexcept {
-    begin_ = end_ = failed_ = nullptr;
-    lines_found_ = false;
+    begin_ = end_ = failed_ = line_at_ = nullptr;
+    count_ = cur_ = lines_ = 0;
+    listed_ = false;
     room_doc_ = nullptr;
   }
 
   // The end of the line that starts at text[at]: the offset in text of its '\n', or npos when
-  // text has none after `at`. Inside a batch (made here when none covers text[at], as parse()
-  // does) the line ends are those stage 1 reported for the batch (or, for the scalar kernel
-  // set, found in one pass over it) instead of a search per line.
+  // text has none after `at`. Inside a batch that lists them (count_all) the line ends are
+  // those stage 1 reported for the batch (or, for the scalar kernel set, found in one pass over
+  // it) instead of a search per line.
   std::size_t line_end(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
     // The common case inline: the next line of the batch. (Every end before next_line_ is before
     // the line: lines are asked for in order.)
-    std::size_t len;
-    if (next_line(text.data() + at, len)) return at + len;
-    return find_line_end(p, text, at, complete);
-  }
-
-  // The next line of the batch when it starts at `line` (lines are taken in order): true with
-  // its length (without the '\n', which is in the batch too) in len; false when the batch does
-  // not have it (line_end() then finds it). unget_line() gives the line back.
-  bool next_line(const char* line, std::size_t& len) noexcept {
-    if (line >= begin_ && line < end_ && next_line_ < lines_) {
-      const auto a = static_cast<std::uint32_t>(line - begin_);
+    if (text.data() + at >= begin_ && text.data() + at < end_ && next_line_ < lines_) {
+      const auto a = static_cast<std::uint32_t>(text.data() + at - begin_);
       const std::uint32_t e = ends_[next_line_];
       if (e >= a) {
         ++next_line_;
-        len = e - a;
-        return true;
+        return at + (e - a);
       }
     }
-    return false;
-  }
-  void unget_line() noexcept { --next_line_; }
-
-  // Stage 2 over the line [line, line + len) of the batch (which holds it whole) into doc;
-  // false when it fails there (parse() then parses the line alone for its own error).
-  bool record(parser& p, document& doc, const char* line, std::size_t len) noexcept {
-    // The line's positions: from the first at or after its start to the first at or after its
-    // end (at most one a byte).
-    const auto a = static_cast<std::uint32_t>(line - begin_);
-    const auto b = static_cast<std::uint32_t>(a + len);
-    std::uint32_t* const all = positions_.get();
-    std::uint32_t* const stop = all + count_;
-    std::uint32_t* first = all + next_;
-    if (first < stop && *first < a) first = std::lower_bound(first, stop, a);
-    // Lines of one shape have as many positions as the line before: check that count first.
-    std::uint32_t* last = first + std::min(last_count_, static_cast<std::size_t>(stop - first));
-    if ((last > first && last[-1] >= b) || (last < stop && *last < b))
-      last = std::lower_bound(first, std::min(stop, first + len + 1), b);
-    next_ = static_cast<std::size_t>(last - all);
-    const auto n = static_cast<std::size_t>(last - first);
-    last_count_ = n;
-    // Stage 2 reads the record's positions where they are; the sentinels it writes after them
-    // (kSentinels, within the kIndexSlack entries after the batch's) go over the next record's
-    // first positions, kept here and put back.
-    std::uint32_t kept[kSentinels];
-    std::memcpy(kept, last, sizeof kept);
-    parse_state st = state(p, doc);
-    st.idx = first;
-    st.n_idx = n;
-    st.positions_given = true;
-    if (record_ != nullptr && (room_doc_ == &doc || make_room(p, doc))) {
-      // Stage 2 alone, with what the batch made once: room, sentinel position, `safe`.
-      for (std::size_t k = 0; k < kSentinels; ++k) last[k] = sentinel_;
-      const auto i = static_cast<std::size_t>(first - all);
-      record_(st, room_nodes_, room_strings_, i < safe_ ? std::min(n, safe_ - i) : 0);
-    } else {
-      build_(st);
-    }
-    std::memcpy(last, kept, sizeof kept);
-    return st.code == error_code::ok;
+    return find_line_end(p, text, at, complete);
   }
 
-  // The common record: when the line at `line` is the batch's next one, starts with no blank and
-  // is at most max_len bytes long, parses it into doc (stage 2 in the batch; alone after a
-  // failure there, for the error the line gives alone) and returns true with its length in len
-  // and the result in e. false: the line is left for the general path (line_end(), parse()).
+  // The common record: when the line at `line` is a line of the batch that is not blank and
+  // stage 2 over it there succeeds, with at most max_len bytes in the line, parses it into doc and
+  // returns true with the line's length (without its '\n') in len and e cleared; when stage 2
+  // fails there, parses the line alone (for the error it gives alone) into doc and returns true
+  // with that error in e. false: the line is left for the general path (line_end(), parse()).
+  // Lines are taken in order.
   bool common_record(parser& p, document& doc, const char* line, std::size_t max_len,
                      std::size_t& len, error& e) noexcept {
-    if (!next_line(line, len)) return false;
-    const char c = line[0];  // the line's '\n' when it is empty
-    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || len > max_len) {
-      unget_line();
-      return false;
-    }
-    if (record(p, doc, line, len)) {
+    if (line != line_at_ && !sync(line)) return false;
+    const std::uint32_t* const next = record(p, doc);
+    if (next == nullptr) return false;
+    const auto a = static_cast<std::size_t>(line - begin_);
+    if (next != kFailed) [[likely]] {
+      len = line_end_at(next) - a;
+      if (len > max_len) [[unlikely]] {
+        line_at_ = nullptr;  // the general path says record_too_long
+        return false;
+      }
+      passed(next);
       e = {};
-    } else {
-      e = alone(p, doc, line, len);
+      return true;
     }
+    // Failed in the batch: the line alone, unless too long.
+    line_at_ = nullptr;
+    const void* nl = std::memchr(line, '\n', static_cast<std::size_t>(end_ - line));
+    len = static_cast<std::size_t>((nl != nullptr ? static_cast<const char*>(nl) : end_) - line);
+    if (len > max_len) return false;
+    e = alone(p, doc, line, len);
     return true;
   }
 
@@ -138,12 +102,7 @@ class line_batch {
   // comments allowed, no newline in view) and a line that fails in the batch are parsed by
   // parse_into, which then reports the error with the line's own line and column.
   error parse(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
-              bool complete) noexcept {
-    // The common case inline: a line of the batch that stage 2 accepts.
-    const char* const line = text.data() + at;
-    if (line >= begin_ && line < end_ && line + len <= end_ && record(p, doc, line, len)) return {};
-    return parse_slow(p, doc, text, at, len, complete);
-  }
+              bool complete) noexcept;
 
  private:
   // Stage 1 over the lines from text[at] on; false when there is no batch to make there.
@@ -159,17 +118,6 @@ class line_batch {
                bool complete) noexcept;
   std::size_t find_line_end(parser& p, std::string_view text, std::size_t at,
                             bool complete) noexcept;
-  void find_lines() noexcept;  // ends_ of the batch's lines
-  // A parse over the batch's text into doc with p's options and buffers.
-  parse_state state(parser& p, document& doc) const noexcept {
-    parse_state st;
-    st.buf = reinterpret_cast<const std::uint8_t*>(begin_);
-    st.len = static_cast<std::size_t>(end_ - begin_);
-    st.opt = &p.options();
-    st.owner = &p;
-    st.doc = &doc;
-    return st;
-  }
   // Room in doc for any record of the batch (record_fn), kept while doc is room_doc_.
   bool make_room(parser& p, document& doc) noexcept;
   // The line parsed alone (doc's areas may move: the room is made again after).
@@ -177,8 +125,39 @@ class line_batch {
     room_doc_ = nullptr;
     return p.parse_into(doc, line, len);
   }
-  error parse_slow(parser& p, document& doc, std::string_view text, std::size_t at, std::size_t len,
-                   bool complete) noexcept;
+  // Takes the positions from the first one at or after `line` on, for the line starting there;
+  // false when the batch has no record kernel or `line` is not in it.
+  bool sync(const char* line) noexcept;
+
+  // Returned by record() when stage 2 fails.
+  static inline const std::uint32_t* const kFailed = reinterpret_cast<const std::uint32_t*>(1);
+  // Stage 2 over the record whose first position is the next one: the position after its value
+  // (its line's '\n', or the end of the positions), kFailed when stage 2 fails there, nullptr
+  // when there is no record to parse (no position left, a blank line, no memory).
+  const std::uint32_t* record(parser& p, document& doc) noexcept {
+    const std::uint32_t* const ip = positions_.get() + cur_;
+    if (cur_ >= count_ || begin_[*ip] == '\n' || (room_doc_ != &doc && !make_room(p, doc)))
+      return nullptr;
+    st_.opt = &p.options();
+    st_.owner = &p;
+    st_.idx = const_cast<std::uint32_t*>(ip);
+    st_.n_idx = count_ - cur_;
+    record_(st_, room_nodes_, room_strings_, cur_ < safe_ ? safe_ - cur_ : 0);
+    if (st_.code == error_code::ok) [[likely]]
+      return st_.next_position;
+    st_.code = error_code::ok;
+    return kFailed;
+  }
+  // The offset from begin_ of the end of a record's line, when `next` follows its value.
+  std::size_t line_end_at(const std::uint32_t* next) const noexcept {
+    return next < positions_.get() + count_ ? *next : static_cast<std::size_t>(end_ - begin_);
+  }
+  // After a record whose value `next` follows: the next line, and its positions after `next`.
+  void passed(const std::uint32_t* next) noexcept {
+    const auto k = static_cast<std::size_t>(next - positions_.get());
+    line_at_ = begin_ + line_end_at(next) + 1;
+    cur_ = k < count_ ? k + 1 : count_;
+  }
 
   std::unique_ptr<std::uint32_t[]> positions_;  // of the batch, from begin_
   std::size_t positions_capacity_ = 0;
@@ -186,21 +165,21 @@ class line_batch {
   std::size_t ends_capacity_ = 0;
   const char* begin_ = nullptr;  // the batch: whole lines [begin_, end_)
   const char* end_ = nullptr;
-  const char* failed_ = nullptr;  // no batch could be made at this line
-  std::size_t count_ = 0;         // positions in the batch
-  std::size_t next_ = 0;          // the first position not yet taken by a record
-  std::size_t last_count_ = 0;    // positions of the last record
-  std::size_t lines_ = 0;         // entries of ends_
-  std::size_t next_line_ = 0;     // the first entry of ends_ not yet passed
-  bool lines_found_ = false;
+  const char* failed_ = nullptr;   // no batch could be made at this line
+  std::size_t count_ = 0;          // positions in the batch
+  std::size_t cur_ = 0;            // the first position of the line at line_at_
+  const char* line_at_ = nullptr;  // the line cur_ is for (nullptr: sync() finds it)
+  std::size_t lines_ = 0;          // entries of ends_
+  bool listed_ = false;            // ends_ lists the batch's line ends (else line_end() searches)
+  bool want_lines_ = false;        // batches list their line ends (from count_all on)
+  std::size_t next_line_ = 0;      // the first entry of ends_ not yet passed
   std::size_t limit_ = kBatchBytes;
-  kernel_fn build_ = nullptr;
-  // Stage 2 of one record with what the batch makes once (nullptr: build_ for every record):
-  // the sentinel position, the positions at least kPad bytes before the batch's end, and room
-  // in room_doc_ (its node and string areas).
+  // Stage 2 of one record (nullptr: every line is parsed alone), with what the batch makes once:
+  // the positions at least kPad bytes before the batch's end, room in room_doc_ (its node and
+  // string areas), and st_ (the batch; the document).
   record_fn record_ = nullptr;
-  std::uint32_t sentinel_ = 0;
   std::size_t safe_ = 0;
+  parse_state st_;
   const document* room_doc_ = nullptr;
   node* room_nodes_ = nullptr;
   std::uint8_t* room_strings_ = nullptr;

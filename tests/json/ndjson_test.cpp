@@ -387,6 +387,14 @@ std::string mixed_lines() {
       "\"\\ud83d\\ude00 \\\\\"",
       "nul",
       "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30]",
+      // Values cut at a line end, whose rest on the next line would complete them: each line
+      // is a record of its own (stage 2 of a record stops at its line's '\n').
+      "[1,",
+      "2]",
+      "{\"a\":",
+      "{\"b\"",
+      ":1}",
+      "[[{}]]",
   };
   std::string text;
   std::uint32_t x = 12345;
@@ -431,6 +439,25 @@ TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
     }
     const std::string want = line_by_line(text, o);
     EXPECT_EQ(r.error().to_string(), want.substr(want.rfind('\n') + 1));
+  }
+}
+
+// A last line without a newline ends at the batch's sentinel positions: records made only of
+// brackets there (the sentinel is then the '\n' before them), and after a record cut short.
+TEST(Ndjson, LastLineWithoutNewline) {
+  ndjson_options o;
+  o.skip_bad_records = true;
+  for (const char* text : {"[1]\n[[]]", "[1]\n[[],{}]", "[1]\n[", "[1,\n[]", "{\"a\":\n1}",
+                           "[1]\n[[]]\n", "\n\n[]", "[1] [2]\n[3]"}) {
+    for (const isa which : keel::all_isas) {
+      o.parse.isa = which;
+      ndjson_reader r(o);
+      r.open_buffer(text);
+      if (!isa_supported(which)) continue;
+      const std::string got = transcript(r);  // (before first_skipped())
+      EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), line_by_line(text, o))
+          << isa_name(which) << ": " << text;
+    }
   }
 }
 
