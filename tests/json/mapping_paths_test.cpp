@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -348,6 +349,52 @@ TEST(MappingPaths, LeafValuesAgree) {
   EXPECT_EQ(l.s, "");
   EXPECT_FALSE(l.o);
   EXPECT_EQ(l.v, (std::vector<std::int64_t>{1, 2}));
+}
+
+// The leaves the direct read converts itself with text after them (integers eight digits at a
+// time, null of an optional), of every length and followed by every kind of byte.
+TEST(MappingPaths, PaddedLeavesAgree) {
+  const std::string pad(80, ' ');
+  std::vector<std::string> integers;
+  for (std::size_t len = 1; len <= 25; ++len) {
+    for (const char* digits : {"9", "1234567890", "0", "10"}) {
+      std::string x;
+      for (std::size_t k = 0; k < len; ++k) x += digits[k % std::strlen(digits)];
+      integers.push_back(x);
+      integers.push_back("-" + x);
+    }
+  }
+  integers.insert(integers.end(), {"18446744073709551615", "18446744073709551616", "255", "256",
+                                   "65535", "65536", "4294967295", "4294967296"});
+  // x in field `slot` of a leaves object, the others plain.
+  const auto doc = [&pad](const std::string& x, const char* slot) {
+    std::string t = "{";
+    for (const char* f : {"u", "i", "w", "b", "s", "o", "v"}) {
+      const std::string_view name = f;
+      t += std::string(t.size() > 1 ? "," : "") + "\"" + f + "\":";
+      if (name == slot) {
+        t += x;
+      } else {
+        t += name == "b" ? "true" : name == "s" ? "\"\"" : name == "v" ? "[]" : "1";
+      }
+    }
+    return t + "}" + pad;
+  };
+  std::size_t accepted = 0;
+  for (const std::string& x : integers) {
+    for (const char* after : {"", " ", "x", ".5", "e1", "\xba", "/", ":", "\"", "]"}) {
+      for (const char* slot : {"u", "i", "w", "o"})
+        accepted += same_on_both_paths<paths::leaves>(doc(x + after, slot));
+      accepted += same_on_both_paths<paths::leaves>(doc("[" + x + after + "]", "v"));
+    }
+  }
+  for (const char* x : {"null", "nul", "nulll", "null1", "nullx", "n", "nill", "null ", "null\t"}) {
+    accepted += same_on_both_paths<paths::leaves>(doc(x, "o"));
+    accepted += same_on_both_paths<paths::leaves>(doc(x, "u"));
+    accepted += same_on_both_paths<std::vector<std::optional<int>>>("[1," + std::string(x) + "," +
+                                                                    std::string(x) + "]" + pad);
+  }
+  EXPECT_GT(accepted, 300u);  // the valid ones among them are read
 }
 
 TEST(MappingPaths, ParseErrorsAgree) {

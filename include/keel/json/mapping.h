@@ -452,6 +452,9 @@ class text_cursor {
   const std::uint8_t* token(const std::uint32_t* ip) const noexcept {
     return ip + 1 < end_ ? view_.buf + *ip : nullptr;
   }
+  // True when at least kPad (64) bytes of text follow the token at ip (it is before the last
+  // kPad bytes): whole words may be read past it.
+  bool padded(const std::uint32_t* ip) const noexcept { return ip + 1 < view_.safe; }
   // The bytes between the quotes of the string whose opening quote is at ip, as in the text.
   std::string_view raw_string(const std::uint32_t* ip) const noexcept {
     return {reinterpret_cast<const char*>(view_.buf) + ip[0] + 1, ip[1] - ip[0] - 1};
@@ -506,7 +509,16 @@ class direct_mapper {
   template <class T>
   bool read(T& out) {
     if constexpr (is_optional<T>::value) {
-      if (c_.at(ip) == 'n') return leaf(out);
+      if (c_.at(ip) == 'n') {
+        // null here (as true / false below); any other token by stage 2.
+        if (const std::uint8_t* p = c_.token(ip);
+            p != nullptr && p[1] == 'u' && p[2] == 'l' && p[3] == 'l' && value_end(p[4])) {
+          out.reset();
+          ++ip;
+          return true;
+        }
+        return leaf(out);
+      }
       return read(out.emplace());
     } else if constexpr (is_vector<T>::value) {
       if (!open('[')) return false;
@@ -593,10 +605,14 @@ class direct_mapper {
       if (const std::uint8_t* p = c_.token(ip)) {
         std::uint64_t v = 0;
         std::size_t n = 0;
-        for (; n < 20; ++n) {
-          const unsigned d = static_cast<unsigned>(p[n]) - '0';
-          if (d >= 10) break;
-          v = v * 10 + d;
+        if (c_.padded(ip)) {
+          n = digits(p, v);
+        } else {
+          for (; n < 20; ++n) {
+            const unsigned d = static_cast<unsigned>(p[n]) - '0';
+            if (d >= 10) break;
+            v = v * 10 + d;
+          }
         }
         if (n != 0 && n < 20 && (p[0] != '0' || n == 1) && value_end(p[n])) {
           if (v > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return false;
@@ -612,6 +628,36 @@ class direct_mapper {
   }
 
  private:
+  // The decimal digits at p (24 bytes readable), eight at a time: their count (up to 24) and, for
+  // up to 19 of them, their value in v.
+  static std::size_t digits(const std::uint8_t* p, std::uint64_t& v) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    static constexpr std::uint64_t kScale[9] = {1,      10,      100,      1000,     10000,
+                                                100000, 1000000, 10000000, 100000000};
+    std::size_t n = 0;
+    for (int part = 0; part < 3; ++part) {
+      std::uint64_t x;
+      std::memcpy(&x, p + n, 8);
+      x -= kOnes * '0';  // each digit's value in its byte; a borrow only changes bytes after a
+                         // byte below '0', which is not a digit
+      // The high bit of each byte that is not 0-9: above 0x7f, or 10-0x7f (which + 0x76 carries
+      // into the high bit).
+      const std::uint64_t other = (x | (x + kOnes * 0x76)) & (kOnes << 7);
+      const auto k = static_cast<std::size_t>(std::countr_zero(other) >> 3);
+      if (k != 0) {
+        // The k digits as the high bytes (zeros before them), then combined pairwise:
+        // 2 digits a lane of 16 bits, 4 of 32, 8 of 64 (first digit in the lowest byte).
+        x <<= 8 * (8 - k);
+        x = ((x * 10) + (x >> 8)) & 0x00ff00ff00ff00ffULL;
+        x = ((x * 100) + (x >> 16)) & 0x0000ffff0000ffffULL;
+        x = ((x * 10000) + (x >> 32)) & 0xffffffffULL;
+        v = v * kScale[k] + x;
+      }
+      n += k;
+      if (k < 8) break;
+    }
+    return n;
+  }
   // A byte that may follow a scalar in valid JSON (whitespace, or what ends a member or element).
   static constexpr bool value_end(std::uint8_t c) {
     return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
