@@ -4,9 +4,12 @@
 // reader on keel::pool delivering in input order.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "keel/json.h"
@@ -211,6 +214,29 @@ TEST(Ndjson, ParallelDeliversInInputOrder) {
     EXPECT_EQ(lines[1000], 1002u);  // a blank line after record 0 and after record 1000
     EXPECT_EQ(lines[1001], 1004u);
   }
+}
+
+// The next piece is handed to the pool before a piece is consumed: a consume that waits for a
+// record of a piece beyond the first window (two pieces on one worker) sees it parsed.
+TEST(Ndjson, ParallelParsesAheadOfConsume) {
+  keel::pool::thread_pool pool(1);
+  std::atomic<bool> third{false};
+  bool seen = false;
+  const ndjson_error e = parallel_ndjson(
+      pool, "[1]\n[2]\n[3]\n[4]\n", {},
+      [&](const value&, const record_info& info) {
+        if (info.record == 3) third = true;
+        return info.record;
+      },
+      [&](std::size_t record, const record_info&) {
+        if (record != 1) return;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!third && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        seen = third;
+      },
+      nullptr, 1);
+  EXPECT_FALSE(e);
+  EXPECT_TRUE(seen);
 }
 
 TEST(Ndjson, ParallelErrorsMatchTheSequentialReader) {

@@ -251,13 +251,12 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
       piece_result res = inflight.front().get();
       inflight.pop_front();
       if (first) continue;  // after a bad record: only wait for the pieces in flight
+      // The next piece goes to the pool before this one is consumed: the workers do not wait
+      // for consume.
+      if (!res.error && next < n) submit_next();
       for (auto& [r, info] : res.items) consume(std::move(r), std::as_const(info));
       total_skipped += res.skipped;
-      if (res.error) {
-        first = res.error;
-      } else if (next < n) {
-        submit_next();
-      }
+      if (res.error) first = res.error;
     }
   } catch (...) {
     // The tasks refer to this frame: let them finish before the exception leaves it.
