@@ -25,8 +25,7 @@
 //
 // Not here: parsing from positions already found (NDJSON batches, struct mapping's direct read:
 // stage 1 and stage 2 of parse_kernels.h, positions_scalar), and documents nested deeper than
-// kMaxLevels, with more nodes than the first estimate (len / 2 + 2 nodes, enough for any valid
-// document) or with a raw number (big_integers_as_raw): those start over with the two passes.
+// kMaxLevels or with a raw number (big_integers_as_raw): those start over with the two passes.
 #pragma once
 
 #include <cstddef>
@@ -84,7 +83,6 @@ struct one_pass : stage2<isa_scalar, M> {
   // for a string, whose scan then stops at a zero; an offset then tells the end of the input.
   std::uint8_t* cbuf;
   const std::uint8_t* end;  // cbuf + len
-  node* node_limit;         // Build: a node written here means the estimate was short
   bool start_over = false;  // set when the two passes must parse the document instead
 
   // Skips whitespace from p; returns the first other byte, or end. No whitespace and a single
@@ -450,10 +448,6 @@ struct one_pass : stage2<isa_scalar, M> {
     if (p == end) return fail(error_code::empty_document, len);
   value:
     recycle();
-    if constexpr (Build) {
-      if (out >= node_limit) [[unlikely]]
-        return over();
-    }
     p = skip_ws(p);
     switch (*p) {
       case '{':
@@ -498,10 +492,6 @@ struct one_pass : stage2<isa_scalar, M> {
     }
   key:
     recycle();
-    if constexpr (Build) {
-      if (out >= node_limit) [[unlikely]]
-        return over();
-    }
     p = skip_ws(p);
     if (*p != '"') [[unlikely]] {
       if (*p == '}' && opt.allow_trailing_commas) {
@@ -551,9 +541,8 @@ struct one_pass : stage2<isa_scalar, M> {
 
   // One pass on a local whose address never escapes (see stage2::go). Returns false when the
   // document needs the two passes (start_over); the result (or error) is left in st.
-  KEEL_INLINE static bool go(parse_state& st, node* nodes, std::size_t node_cap,
-                             std::uint8_t* strings, node*& out_end, std::uint8_t*& sout_end,
-                             bool& ok) noexcept {
+  KEEL_INLINE static bool go(parse_state& st, node* nodes, std::uint8_t* strings, node*& out_end,
+                             std::uint8_t*& sout_end, bool& ok) noexcept {
     const std::uint8_t* const buf = st.buf;
     const std::size_t len = st.len;
     // The copy the grammar reads, in the string area (len + kStringSlack bytes): the document's
@@ -563,8 +552,7 @@ struct one_pass : stage2<isa_scalar, M> {
     std::memset(strings + len + 1, 0, kStringSlack - 1);
     one_pass s{{st, buf, len, nullptr, 0, nullptr, nodes, strings, strings, nodes},
                strings,
-               strings + len,
-               nodes + node_cap};
+               strings + len};
     ok = s.run();
     out_end = s.out;
     sout_end = strings + len;
@@ -576,7 +564,16 @@ struct one_pass : stage2<isa_scalar, M> {
 template <stage2_mode M>
 KEEL_NOINLINE void parse_one_pass_as(parse_state& st) noexcept {
   constexpr bool Build = M != stage2_mode::validate;
-  const std::size_t node_cap = Build ? st.len / 2 + 2 : kValidateRing + 1;
+  // Nodes: a value of b bytes that is complete makes at most (b + 1) / 2 of them (a scalar one
+  // node of at least a byte; a container one, plus its elements', each but the last followed by
+  // a comma, the last by the closing bracket; a member's key two bytes and a colon); a container
+  // still open lacks its closing byte, half a node more. So however the text goes on, valid or
+  // not, the pass writes at most (len + open containers + 1) / 2 nodes, and no node is written
+  // past the area without a check per value (at most kMaxLevels containers are open).
+  const std::size_t max_depth = st.opt->max_depth;
+  const std::size_t levels =
+      max_depth < one_pass<M, true>::kMaxLevels ? max_depth : one_pass<M, true>::kMaxLevels;
+  const std::size_t node_cap = Build ? st.len / 2 + levels / 2 + 4 : kValidateRing + 1;
   // No positions to move into the node area (parse_state::nodes): the position buffer, if the
   // parser has one, stays the parser's (settle() and the two passes use it).
   std::uint32_t* const idx = st.idx;
@@ -595,10 +592,9 @@ KEEL_NOINLINE void parse_one_pass_as(parse_state& st) noexcept {
   node* out_end;
   std::uint8_t* sout_end;
   bool ok = false;
-  const bool whole =
-      st.opt->allow_invalid_utf8
-          ? one_pass<M, false>::go(st, nodes, node_cap, strings, out_end, sout_end, ok)
-          : one_pass<M, true>::go(st, nodes, node_cap, strings, out_end, sout_end, ok);
+  const bool whole = st.opt->allow_invalid_utf8
+                         ? one_pass<M, false>::go(st, nodes, strings, out_end, sout_end, ok)
+                         : one_pass<M, true>::go(st, nodes, strings, out_end, sout_end, ok);
   if (!whole) return two_passes<M>(st);
   if (ok && Build) finish_document<M>(st, nodes, out_end, strings, sout_end);
 }

@@ -814,6 +814,22 @@ TEST(ScalarOnePass, AgreesWithTwoPassesAtEdges) {
       "[\"\"]",
       "\"",
   };
+  // As many nodes as a text of its length can make, valid or not (the node area has no check
+  // per value): containers left open at every depth up to max_depth, then short values.
+  for (const std::size_t depth : {1u, 2u, 3u, 700u, 1023u, 1024u}) {
+    std::string many;
+    for (int i = 0; i < 3000; ++i) many += i % 3 == 0 ? "1," : i % 3 == 1 ? "\"\"," : "[],";
+    texts.push_back(std::string(depth, '['));  // a node a byte
+    texts.push_back(std::string(depth, '[') + "1");
+    texts.push_back(std::string(depth, '[') + many);
+    texts.push_back(std::string(depth, '[') + many.substr(0, many.size() - 1));
+    texts.push_back(std::string(depth, '[') + many.substr(0, many.size() - 1) +
+                    std::string(depth, ']'));
+    std::string keys;
+    for (std::size_t i = 0; i < depth; ++i) keys += "{\"\":";
+    texts.push_back(keys + "1");
+    texts.push_back(keys + "[" + many);
+  }
   // Escapes at every distance from the string's end and the text's end, with tails that the
   // 16-byte stores of the decoding reach.
   for (std::size_t before = 0; before < 20; ++before) {
