@@ -101,28 +101,46 @@ inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
   }
 }
 
-// escapes_valid with the backslashes found 64 bytes at a time by I's compare, inline: a memchr call
-// per run of skipped members cost more than the scan (twitter.json: ~1100 runs, mostly short).
-// The 63 bytes after text[len) must be readable.
+// escapes_valid over buf[from, to) with the backslashes found by I's compare, inline (a memchr
+// call per run of skipped members cost more than the scan), in the 64-byte blocks stage 1 marked
+// as holding one (map, when not nullptr: the text is not read again where it has none), else in
+// every block. The 63 bytes after buf[to) must be readable.
 template <class I>
-KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* text, std::size_t len) noexcept {
-  if constexpr (requires { I::eq(I::load(text), '\\'); }) {
-    const std::uint8_t* p = text;
-    const std::uint8_t* const end = text + len;
-    while (p < end) {
-      std::uint64_t m = I::eq(I::load(p), '\\');
-      const auto left = static_cast<std::size_t>(end - p);
-      if (left < 64) m &= (std::uint64_t{1} << left) - 1;
+KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* buf, const std::uint64_t* map,
+                                      std::size_t from, std::size_t to) noexcept {
+  if constexpr (requires { I::eq(I::load(buf), '\\'); }) {
+    std::size_t off = from;
+    while (off < to) {
+      std::size_t start = off & ~std::size_t{63};
+      if (map != nullptr) {
+        // The next marked block at or after off's.
+        std::size_t w = off >> 12;
+        std::uint64_t bits = map[w] & (~std::uint64_t{0} << ((off >> 6) & 63));
+        while (bits == 0) {
+          if (++w << 12 >= to) return true;
+          bits = map[w];
+        }
+        const std::size_t marked = ((w << 6) + static_cast<std::size_t>(std::countr_zero(bits)))
+                                   << 6;
+        if (marked >= to) return true;
+        if (marked > start) {
+          start = marked;
+          off = marked;
+        }
+      }
+      std::uint64_t m = I::eq(I::load(buf + start), '\\') & (~std::uint64_t{0} << (off - start));
+      if (to - start < 64) m &= (std::uint64_t{1} << (to - start)) - 1;
       if (m == 0) {
-        p += 64;
+        off = start + 64;
         continue;
       }
-      p = escape_run(p + std::countr_zero(m), end);
+      const std::uint8_t* p = escape_run(buf + start + std::countr_zero(m), buf + to);
       if (p == nullptr) return false;
+      off = static_cast<std::size_t>(p - buf);
     }
     return true;
   } else {
-    return escapes_valid(text, len);
+    return escapes_valid(buf + from, to - from);
   }
 }
 
@@ -372,7 +390,10 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
   const std::uint32_t* const end = skip_run<I>(st, v, ip, f);
   if (end == nullptr || end == ip) return end;
   // Before safe, kPad bytes after the end position are text: whole blocks may be read.
-  const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf + *ip, *end - *ip)
+  // Stage 1 marks the blocks with a backslash where it is stage1<I> (not an ISA's own).
+  const std::uint64_t* map = nullptr;
+  if constexpr (!requires { I::stage1(st); }) map = v.backslash_blocks;
+  const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf, map, *ip, *end)
                                : escapes_valid(v.buf + *ip, *end - *ip);
   return ok ? end : nullptr;
 }

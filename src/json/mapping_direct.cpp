@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Struct mapping's direct read: stage 1 over the text, then one value at a time parsed by the
 // kernel set's stage 2 (value_at in parse_kernels.h) into the parser's own document buffers.
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -32,10 +33,21 @@ bool text_cursor::start(std::string_view text) noexcept {
   st->opt = &opt_;
   st->owner = &p_;
   st->doc = const_cast<document*>(&p_.doc());
+  // The string area (each value's strings at its front) with, after it, stage 1's map of the
+  // blocks that hold a backslash.
+  const std::size_t string_room = (size + kStringSlack + 7) & ~std::size_t{7};
+  const std::size_t map_words = size / 4096 + 2;
   try {
+    view_.strings = reinterpret_cast<std::uint8_t*>(st->strings(string_room + 8 * map_words));
+    if (view_.strings == nullptr) return false;
+    auto* map = reinterpret_cast<std::uint64_t*>(view_.strings + string_room);
+    std::memset(map, 0, 8 * map_words);
+    st->backslash_blocks = map;
+    view_.backslash_blocks = map;
     st->idx = st->positions(size + kIndexSlack);
     if (st->idx == nullptr) return false;
     k.positions(*st);
+    st->backslash_blocks = nullptr;
     if (st->s1_error != error_code::ok || st->n_idx == 0) return false;
     // Room for the largest value (the whole text). The positions stay in their own buffer (no
     // overlay into the node area, see parse_state::nodes): each value's nodes start at the
@@ -44,11 +56,10 @@ bool text_cursor::start(std::string_view text) noexcept {
     st->idx = nullptr;
     view_.nodes = st->nodes(st->n_idx + 1);
     st->idx = const_cast<std::uint32_t*>(positions);
-    view_.strings = reinterpret_cast<std::uint8_t*>(st->strings(st->len + kStringSlack));
   } catch (const std::bad_alloc&) {
     return false;
   }
-  if (view_.nodes == nullptr || view_.strings == nullptr) return false;
+  if (view_.nodes == nullptr) return false;
   st->finish(0, 0);  // the parser's document no longer holds its last parse
   std::size_t safe = st->n_idx;
   while (safe > 0 && st->idx[safe - 1] + kPad > st->len) --safe;

@@ -66,8 +66,9 @@ inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) no
 struct no_utf8_check {};
 
 // Lines (NDJSON batches, lines_fn): 1, every '\n' is a position too; 2, and its offset goes to
-// lines_out as well.
-template <class I, int Lines = 0>
+// lines_out as well. Marks (struct mapping's direct read): the blocks that hold a backslash are
+// marked in st.backslash_blocks.
+template <class I, int Lines = 0, bool Marks = false>
 struct stage1 {
   // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
   [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
@@ -77,9 +78,14 @@ struct stage1 {
   std::size_t utf8_resume = 0;         // first byte not yet covered by a validated sequence
   std::uint64_t prev_hi = 0;           // the previous block's non-ASCII bytes (vector UTF-8 check)
   std::uint32_t* lines_out = nullptr;  // Lines == 2: where the next line end goes
+  std::uint64_t* marks = nullptr;      // Marks: parse_state::backslash_blocks
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
-  std::uint64_t escaped_bytes(std::uint64_t bs) noexcept {
+  std::uint64_t escaped_bytes(std::uint64_t bs, [[maybe_unused]] std::size_t base) noexcept {
+    // Marks: a block with a backslash is marked (parse_state::backslash_blocks).
+    if constexpr (Marks) {
+      if (bs != 0) marks[base >> 12] |= std::uint64_t{1} << ((base >> 6) & 63);
+    }
     const std::uint64_t carried = prev_escaped;
     bs &= ~carried;  // an escaped backslash neither starts nor continues a run
     const std::uint64_t starts = bs & ~(bs << 1);
@@ -102,7 +108,7 @@ struct stage1 {
     // the carry-less multiply.
     std::uint64_t ctrl = I::control(b);
     asm("" : "+r"(ctrl));
-    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs) : 0;
+    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs, base) : 0;
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
@@ -246,6 +252,7 @@ struct stage1 {
   // index stores could alias it otherwise: vector types may alias anything).
   static void run(parse_state& st) noexcept {
     stage1 s1;
+    if constexpr (Marks) s1.marks = st.backslash_blocks;
     s1.scan(st);
   }
   static void run(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
@@ -1074,11 +1081,20 @@ inline void unescape_in_place(const node* nodes, std::size_t count, std::uint8_t
 
 }  // namespace
 
+// Stage 1 marking the blocks with a backslash (st.backslash_blocks), out of line: the parse's
+// own stage 1 is the same code with or without it.
+template <class I>
+KEEL_NOINLINE void find_positions_marked(parse_state& st) noexcept {
+  stage1<I, 0, true>::run(st);
+}
+
 // Stage 1 alone: fills st.idx / st.n_idx and st.s1_error / st.s1_offset.
 template <class I>
 void find_positions(parse_state& st) noexcept {
   if constexpr (requires { I::stage1(st); })
     I::stage1(st);  // the ISA's own stage 1 (isa_scalar: stage1_scalar.h)
+  else if (st.backslash_blocks != nullptr) [[unlikely]]
+    find_positions_marked<I>(st);
   else
     stage1<I>::run(st);
 }

@@ -30,6 +30,10 @@ struct parse_state {
   std::size_t n_idx = 0;
   error_code s1_error = error_code::ok;  // stage 1 stopped here (indices at or after it dropped)
   std::size_t s1_offset = 0;
+  // When non-null (struct mapping's direct read), stage1<I> sets bit (b & 63) of word b >> 6 for
+  // each 64-byte block b of the text that holds a backslash: the escapes of skipped strings are
+  // then looked for in those blocks only (direct_kernels.h).
+  std::uint64_t* backslash_blocks = nullptr;
   // Stage 1 already ran (st.idx / st.n_idx hold the positions, with kIndexSlack entries of room
   // after them): parse_document runs stage 2 alone. The positions may be a part of those of a
   // larger buffer (NDJSON batches): st.buf / st.len are then that buffer.

@@ -608,6 +608,31 @@ TEST(MappingPaths, SkippedEscapesAtEveryOffset) {
   }
 }
 
+// Stage 1 marks the 64-byte blocks that hold a backslash (a word of marks per 4096 bytes): an
+// escape in a long run of skipped members, around the blocks' and the words' edges, with marked
+// blocks before the run (in a field read) and after it.
+TEST(MappingPaths, EscapesInLongSkippedRuns) {
+  const std::string pad(80, ' ');
+  const std::string filler = "\"" + std::string(46, 'f') + "\"";  // 48 bytes, then a comma
+  for (const std::size_t at : {0, 1, 63, 64, 100, 4000, 4095, 4096, 4097, 4159, 4160, 8191, 8192,
+                               8300, 12287, 12288, 12400}) {
+    for (const char* esc : {"\\n", "\\u00e9", "\\q", "\\ud83d"}) {
+      const bool valid = std::string_view(esc) == "\\n" || std::string_view(esc) == "\\u00e9";
+      std::string run;
+      while (run.size() < at) run += filler + ",";
+      run += "\"" + std::string(at % 61, 'x') + esc + "\"";
+      for (int k = 0; k < 40; ++k) run += "," + filler;
+      for (const std::string& text : {
+               R"({"a":1,"zz":[)" + run + R"(],"v":[]})" + pad,
+               R"({"a":1,"s":"b\/","zz":[)" + run + R"(],"v":[]})" + pad,
+               R"({"zz":[)" + run + R"(],"s":"\u0041","v":[],"a":1,"yy":"\n"})" + pad,
+           }) {
+        EXPECT_EQ(same_on_both_paths<paths::inner>(text), valid) << at << esc;
+      }
+    }
+  }
+}
+
 TEST(MappingPaths, OptionsAgree) {
   parse_options trailing;
   trailing.allow_trailing_commas = true;

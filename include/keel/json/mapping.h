@@ -421,6 +421,9 @@ struct direct_view {
   const std::uint32_t* safe = nullptr;
   node* nodes = nullptr;
   std::uint8_t* strings = nullptr;
+  // Bit b of the 64-byte blocks of buf that hold a backslash (parse_state::backslash_blocks), or
+  // nullptr when stage 1 did not mark them.
+  const std::uint64_t* backslash_blocks = nullptr;
 };
 // The keys a struct's fields have: bit k of by_len[min(length, 63)] and of by_first[first byte]
 // for field k (mapper::key_table).
