@@ -390,10 +390,7 @@ const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const s
   const std::uint32_t* const end = skip_run<I>(st, v, ip, f);
   if (end == nullptr || end == ip) return end;
   // Before safe, kPad bytes after the end position are text: whole blocks may be read.
-  // Stage 1 marks the blocks with a backslash where it is stage1<I> (not an ISA's own).
-  const std::uint64_t* map = nullptr;
-  if constexpr (!requires { I::stage1(st); }) map = v.backslash_blocks;
-  const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf, map, *ip, *end)
+  const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf, v.backslash_blocks, *ip, *end)
                                : escapes_valid(v.buf + *ip, *end - *ip);
   return ok ? end : nullptr;
 }

@@ -43,10 +43,10 @@ bool text_cursor::start(std::string_view text) noexcept {
     auto* map = reinterpret_cast<std::uint64_t*>(view_.strings + string_room);
     std::memset(map, 0, 8 * map_words);
     st->backslash_blocks = map;
-    view_.backslash_blocks = map;
     st->idx = st->positions(size + kIndexSlack);
     if (st->idx == nullptr) return false;
     k.positions(*st);
+    view_.backslash_blocks = st->backslash_blocks;  // nullptr: this stage 1 marks none
     st->backslash_blocks = nullptr;
     if (st->s1_error != error_code::ok || st->n_idx == 0) return false;
     // Room for the largest value (the whole text). The positions stay in their own buffer (no

@@ -1089,11 +1089,14 @@ KEEL_NOINLINE void find_positions_marked(parse_state& st) noexcept {
 }
 
 // Stage 1 alone: fills st.idx / st.n_idx and st.s1_error / st.s1_offset.
+// With st.backslash_blocks set, stage1<I> marks the blocks; an ISA's own stage 1 does not, and
+// clears the pointer to say so.
 template <class I>
 void find_positions(parse_state& st) noexcept {
-  if constexpr (requires { I::stage1(st); })
+  if constexpr (requires { I::stage1(st); }) {
+    st.backslash_blocks = nullptr;
     I::stage1(st);  // the ISA's own stage 1 (isa_scalar: stage1_scalar.h)
-  else if (st.backslash_blocks != nullptr) [[unlikely]]
+  } else if (st.backslash_blocks != nullptr) [[unlikely]]
     find_positions_marked<I>(st);
   else
     stage1<I>::run(st);

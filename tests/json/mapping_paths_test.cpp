@@ -633,6 +633,29 @@ TEST(MappingPaths, EscapesInLongSkippedRuns) {
   }
 }
 
+// A string field is taken as written when stage 1 marked none of its blocks: a backslash in any
+// of them (at every offset around the blocks' and the map words' edges) is unescaped as the DOM
+// path does.
+TEST(MappingPaths, StringFieldsAroundMarkedBlocks) {
+  const std::string pad(80, ' ');
+  std::vector<std::size_t> shifts;
+  for (std::size_t k = 0; k < 140; ++k) shifts.push_back(k);
+  for (std::size_t k = 4000; k < 4140; k += 3) shifts.push_back(k);
+  for (const std::size_t shift : shifts) {
+    for (const std::size_t len : {0, 1, 30, 64, 70, 130}) {
+      for (const std::size_t at : {std::size_t{0}, len / 2, len}) {
+        const std::string s = std::string(at, 'y') + "\\n" + std::string(len - at, 'z');
+        const std::string text = R"({"zz":")" + std::string(shift, 'x') + R"(","s":")" + s +
+                                 R"(","a":1,"v":[],"s2":")" + std::string(len, 'w') + "\"}" + pad;
+        EXPECT_TRUE(same_on_both_paths<paths::inner>(text)) << shift << " " << len << " " << at;
+        const std::string plain = R"({"zz":")" + std::string(shift, 'x') + R"(\t","s":")" +
+                                  std::string(len, 'w') + R"(","a":1,"v":[]})" + pad;
+        EXPECT_TRUE(same_on_both_paths<paths::inner>(plain)) << shift << " " << len;
+      }
+    }
+  }
+}
+
 TEST(MappingPaths, OptionsAgree) {
   parse_options trailing;
   trailing.allow_trailing_commas = true;

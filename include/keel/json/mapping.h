@@ -422,7 +422,7 @@ struct direct_view {
   node* nodes = nullptr;
   std::uint8_t* strings = nullptr;
   // Bit b of the 64-byte blocks of buf that hold a backslash (parse_state::backslash_blocks), or
-  // nullptr when stage 1 did not mark them.
+  // nullptr when stage 1 did not mark them (an ISA's own stage 1).
   const std::uint64_t* backslash_blocks = nullptr;
 };
 // The keys a struct's fields have: bit k of by_len[min(length, 63)] and of by_first[first byte]
@@ -461,6 +461,18 @@ class text_cursor {
   // The bytes between the quotes of the string whose opening quote is at ip, as in the text.
   std::string_view raw_string(const std::uint32_t* ip) const noexcept {
     return {reinterpret_cast<const char*>(view_.buf) + ip[0] + 1, ip[1] - ip[0] - 1};
+  }
+  // True when the string at ip (its quotes at ip[0] and ip[1], ip + 1 before the end) has no
+  // backslash: stage 1 marked none of its blocks (most strings: no search), or memchr says so.
+  bool plain_string(const std::uint32_t* ip) const noexcept {
+    const std::size_t from = ip[0] + 1, to = ip[1];
+    if (const std::uint64_t* map = view_.backslash_blocks; map != nullptr) {
+      const std::size_t first = from >> 6, last = to >> 6;  // blocks (the closing quote's too)
+      if (first >> 6 == last >> 6 &&
+          ((map[first >> 6] >> (first & 63)) & ((std::uint64_t{2} << (last - first)) - 1)) == 0)
+        return true;
+    }
+    return std::memchr(view_.buf + from, '\\', to - from) == nullptr;
   }
   // Parses the value at ip (at most max_depth levels deep) into out, at the start of the parser's
   // document (each call overwrites the last): the position after it, or nullptr when the text is
@@ -580,8 +592,8 @@ class direct_mapper {
       // Not at the sentinels after the last position (see sentinels(): their byte may be a
       // quote, with no closing position after it).
       if (const std::uint8_t* p = c_.token(ip); p != nullptr && *p == '"') {
-        const std::string_view raw = c_.raw_string(ip);
-        if (raw.find('\\') == std::string_view::npos) {
+        if (c_.plain_string(ip)) {
+          const std::string_view raw = c_.raw_string(ip);
           out.assign(raw.data(), raw.size());
           ip += 2;
           return true;
