@@ -51,28 +51,31 @@ bool get(const rj_value* v, std::optional<std::string>& out) {
 }
 bool get(const rj_value* v, std::vector<std::uint64_t>& out) {
   if (!v || !v->IsArray()) return false;
-  out.clear();
+  std::size_t i = 0;
   for (const auto& x : v->GetArray()) {
-    if (!get(&x, out.emplace_back())) return false;
+    if (!get(&x, element(out, i++))) return false;
   }
+  out.resize(i);
   return true;
 }
 template <class T, class F>
 bool get_vector(const rj_value* v, std::vector<T>& out, F read) {
   if (!v || !v->IsArray()) return false;
-  out.clear();
-  out.reserve(v->Size());
+  std::size_t i = 0;
   for (const auto& x : v->GetArray()) {
-    if (!x.IsObject() || !read(x, out.emplace_back())) return false;
+    if (!x.IsObject() || !read(x, element(out, i++))) return false;
   }
+  out.resize(i);
   return true;
 }
 template <class T, class F>
 bool get_map(const rj_value* v, std::map<std::string, T>& out, F read) {
   if (!v || !v->IsObject()) return false;
-  out.clear();
+  std::map<std::string, T> old;
+  old.swap(out);
   for (const auto& m : v->GetObject()) {
-    if (!read(m.value, out[std::string(m.name.GetString(), m.name.GetStringLength())]))
+    if (!read(m.value,
+              map_entry(out, old, std::string_view(m.name.GetString(), m.name.GetStringLength()))))
       return false;
   }
   return true;
@@ -84,10 +87,9 @@ bool read_rapidjson(const std::string& text, tw_root& out) {
   if (!parse(d, text)) return false;
   const rj_value* st = member(d, "statuses");
   if (!st || !st->IsArray()) return false;
-  out.statuses.clear();
-  out.statuses.reserve(st->Size());
+  std::size_t n = 0;
   for (const auto& s : st->GetArray()) {
-    tw_status& t = out.statuses.emplace_back();
+    tw_status& t = element(out.statuses, n++);
     const rj_value* u = member(s, "user");
     if (!u || !u->IsObject()) return false;
     if (!get(member(s, "id"), t.id) || !get(member(s, "created_at"), t.created_at) ||
@@ -111,6 +113,7 @@ bool read_rapidjson(const std::string& text, tw_root& out) {
       t.in_reply_to_status_id.reset();
     }
   }
+  out.statuses.resize(n);
   return true;
 }
 

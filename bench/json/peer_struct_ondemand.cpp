@@ -44,11 +44,11 @@ bool read_ondemand(ondemand_input& in, tw_root& out) {
   if (in.parser.iterate(in.text).get(doc) != simdjson::SUCCESS) return false;
   simdjson::ondemand::array statuses;
   if (doc["statuses"].get_array().get(statuses) != simdjson::SUCCESS) return false;
-  out.statuses.clear();
+  std::size_t n = 0;
   for (auto item : statuses) {
     simdjson::ondemand::object s;
     if (item.get_object().get(s) != simdjson::SUCCESS) return false;
-    tw_status& t = out.statuses.emplace_back();
+    tw_status& t = element(out.statuses, n++);
     // Fields in document order: On-Demand finds each after the previous one without rescanning.
     if (!str(s, "created_at", t.created_at) || !u64(s, "id", t.id) || !str(s, "text", t.text) ||
         !str(s, "source", t.source))
@@ -78,6 +78,7 @@ bool read_ondemand(ondemand_input& in, tw_root& out) {
         !str(s, "lang", t.lang))
       return false;
   }
+  out.statuses.resize(n);
   return true;
 }
 
@@ -105,12 +106,11 @@ bool get(od::value v, std::optional<std::string>& out) {
 bool get(od::value v, std::vector<std::uint64_t>& out) {
   od::array a;
   if (v.get_array().get(a) != simdjson::SUCCESS) return false;
-  out.clear();
+  std::size_t i = 0;
   for (auto x : a) {
-    std::uint64_t n = 0;
-    if (x.get_uint64().get(n) != simdjson::SUCCESS) return false;
-    out.push_back(n);
+    if (x.get_uint64().get(element(out, i++)) != simdjson::SUCCESS) return false;
   }
+  out.resize(i);
   return true;
 }
 // Field k of an object, in document order.
@@ -123,23 +123,25 @@ template <class T, class F>
 bool get_vector(od::value v, std::vector<T>& out, F read) {
   od::array a;
   if (v.get_array().get(a) != simdjson::SUCCESS) return false;
-  out.clear();
+  std::size_t i = 0;
   for (auto x : a) {
     od::object o;
-    if (x.get_object().get(o) != simdjson::SUCCESS || !read(o, out.emplace_back())) return false;
+    if (x.get_object().get(o) != simdjson::SUCCESS || !read(o, element(out, i++))) return false;
   }
+  out.resize(i);
   return true;
 }
 template <class T, class F>
 bool get_map(od::value v, std::map<std::string, T>& out, F read) {
   od::object o;
   if (v.get_object().get(o) != simdjson::SUCCESS) return false;
-  out.clear();
+  std::map<std::string, T> old;
+  old.swap(out);
   for (auto m : o) {
     std::string_view key;
     od::value x;
     if (m.unescaped_key().get(key) != simdjson::SUCCESS || m.value().get(x) != simdjson::SUCCESS ||
-        !read(x, out[std::string(key)]))
+        !read(x, map_entry(out, old, key)))
       return false;
   }
   return true;

@@ -134,12 +134,10 @@ KEEL_BENCH_SUITE(json,
       "validated as a parse does) and writes text straight from the struct; simdjson 4.6.1 "
       "On-Demand with fields looked up in document order (values it skips are not validated); "
       "RapidJSON Document + copy out, Writer<StringBuffer>; nlohmann from_json/to_json; every "
-      "reader reads into the same struct each time: keel reads over its vectors' elements and its "
-      "maps' "
-      "entries in place (their strings keep their storage), the peers clear them and refill them; "
-      "each "
-      "writer writes into a new string and writes "
-      "the same text as keel (checked by size)");
+      "reader reads into the same struct each time: keel, On-Demand and RapidJSON read over its "
+      "vectors' elements and its maps' entries in place (their strings keep their storage), "
+      "nlohmann's from_json builds them anew; each writer writes into a new string and writes the "
+      "same text as keel (checked by size)");
 }
 
 }  // namespace keel::bench::model

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <keel/fields.h>
@@ -41,6 +43,23 @@ struct tw_root {
   std::vector<tw_status> statuses;
 };
 KEEL_FIELDS(tw_root, statuses)
+
+// keel, On-Demand and RapidJSON read over what the struct already holds: element i of a vector
+// is read in place (its strings keep their storage), new ones are added, the rest dropped by the
+// caller's resize; a map's entries are set aside and each key read takes its entry back.
+template <class T>
+T& element(std::vector<T>& v, std::size_t i) {
+  return i < v.size() ? v[i] : v.emplace_back();
+}
+template <class T>
+T& map_entry(std::map<std::string, T>& out, std::map<std::string, T>& old, std::string_view key) {
+  std::string k(key);
+  if (auto node = old.extract(k)) {
+    auto r = out.insert(std::move(node));
+    return r.position->second;
+  }
+  return out[std::move(k)];
+}
 
 // A checksum of what was read, so that every reader is seen to read the same.
 inline std::uint64_t checksum(const tw_root& r) {
