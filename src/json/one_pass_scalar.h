@@ -11,10 +11,11 @@
 //   tokens (not token bytes) and strings (a string opened there stops at the zero after it).
 // - Between tokens: whitespace skipped (a newline's indentation sixteen bytes at a time).
 // - Strings: scanned sixteen bytes at a time with stage 1's checks (quote, backslash, control
-//   character, non-ASCII byte: stops(), seven operations a word); the first stop in a word located
-//   by branches in a key (advance8), by countr_zero in a value; non-ASCII runs validated as UTF-8
-//   (unless allowed). From a string's first backslash on, escaped_string() reads the text and
-//   writes the unescaped bytes over the copy, then restores the copy after the string.
+//   character, non-ASCII byte: scalar_stage1::string_stops, seven operations a word); the first
+//   stop in a word located by branches in a key (advance8), by countr_zero in a value; non-ASCII
+//   runs validated as UTF-8 (unless allowed). From a string's first backslash on, escaped_string()
+//   reads the text and writes the unescaped bytes over the copy, then restores the copy after the
+//   string.
 // - Numbers and literals: stage 2's scalar_at in the copy (kPad <= kStringSlack).
 //
 // Errors, offsets and consumed() are those of the two passes: a stage-1 error (control
@@ -230,8 +231,8 @@ struct one_pass : stage2<isa_scalar, M> {
         const std::uint64_t w0 = load8(src);
         const std::uint64_t w1 = load8(src + 8);
         std::memcpy(dst, src, 16);
-        const std::uint64_t m0 = stops(w0);
-        const std::uint64_t m1 = stops(w1);
+        const std::uint64_t m0 = scalar_stage1::string_stops<Check>(w0);
+        const std::uint64_t m1 = scalar_stage1::string_stops<Check>(w1);
         const int bit = m0 != 0 ? std::countr_zero(m0) : 64 + std::countr_zero(m1);
         src += bit >> 3;
         dst += bit >> 3;
@@ -287,27 +288,13 @@ struct one_pass : stage2<isa_scalar, M> {
     return true;
   }
 
-  // Bit 7 set in the first byte of w (and possibly later ones) that ends a run of string
-  // contents, as scalar_stage1::string_stops<Check>, in seven operations instead of nine: XOR 2
-  // maps the quote (0x22) to 0x20, the control characters 0x00-0x1f onto themselves and space and
-  // '!' to 0x22 and 0x23, so one subtraction of 0x21 borrows in exactly the control characters and
-  // the quote. A borrow only starts in a byte that ends the run, so the first bit set is right.
-  KEEL_INLINE static std::uint64_t stops(std::uint64_t w) noexcept {
-    using scalar_stage1::kHighBits;
-    using scalar_stage1::kOnes;
-    const std::uint64_t below =
-        ((w ^ (kOnes * 0x02)) - kOnes * 0x21) | ((w ^ (kOnes * '\\')) - kOnes);
-    if constexpr (Check) return (below | w) & kHighBits;
-    return below & ~w & kHighBits;
-  }
-
   // src + n, the sum hidden from the optimizer so that the branches of advance8 stay branches.
   KEEL_INLINE static const std::uint8_t* step(const std::uint8_t* src, int n) noexcept {
     src += n;
     __asm__("" : "+r"(src));
     return src;
   }
-  // src + the index of the first byte flagged in m (stops() of the word at src, not zero),
+  // src + the index of the first byte flagged in m (string_stops of the word at src, not zero),
   // found by three predicted branches instead of countr_zero: where a string ends then depends on
   // the branch predictor (the lengths of a document's keys and values repeat) rather than on the
   // chain load -> mask -> count -> address, which bounded the scan by its latency. Measured
@@ -323,18 +310,18 @@ struct one_pass : stage2<isa_scalar, M> {
   }
 
   // The string whose opening quote is at p; p moves past its closing quote. Scanned in the copy
-  // sixteen bytes at a time with stage 1's checks (stops()), non-ASCII runs validated; a string
-  // without escapes stays where it is, a NUL over its closing quote. Key: the first stop in a
-  // word located by advance8's branches (a document's keys repeat, and so do their lengths);
-  // a value's by countr_zero, whose lengths the branches mispredicted (update-center.json, URLs
-  // and descriptions of every length after the same keys: 15-22 % of its time).
+  // sixteen bytes at a time with stage 1's checks (string_stops), non-ASCII runs validated; a
+  // string without escapes stays where it is, a NUL over its closing quote. Key: the first stop in
+  // a word located by advance8's branches (a document's keys repeat, and so do their lengths); a
+  // value's by countr_zero, whose lengths the branches mispredicted (update-center.json, URLs and
+  // descriptions of every length after the same keys: 15-22 % of its time).
   template <bool Key>
   KEEL_INLINE bool string(const std::uint8_t*& p) noexcept {
     using scalar_stage1::load8;
     const std::uint8_t* src = p + 1;
     for (;;) {
-      const std::uint64_t m0 = stops(load8(src));
-      const std::uint64_t m1 = stops(load8(src + 8));
+      const std::uint64_t m0 = scalar_stage1::string_stops<Check>(load8(src));
+      const std::uint64_t m1 = scalar_stage1::string_stops<Check>(load8(src + 8));
       if (m0 != 0) {
         if constexpr (Key) {
           src = advance8(src, m0);

@@ -68,11 +68,14 @@ KEEL_INLINE std::uint64_t string_stops(std::uint64_t w, std::uint64_t high) noex
 }
 
 // string_stops with `high` known: kHighBits when Check (bytes with bit 7 set are stops whatever
-// the borrows say), else 0.
+// the borrows say), else 0. The first stop in seven operations instead of nine: XOR 2 maps the
+// quote (0x22) to 0x20, the control characters 0x00-0x1f onto themselves and space and '!' to
+// 0x22 and 0x23, so one subtraction of 0x21 borrows in exactly the control characters and the
+// quote. A borrow only starts in a byte that ends the run, so the first bit set is right.
 template <bool Check>
 KEEL_INLINE std::uint64_t string_stops(std::uint64_t w) noexcept {
   const std::uint64_t below =
-      ((w ^ (kOnes * '"')) - kOnes) | ((w ^ (kOnes * '\\')) - kOnes) | (w - kOnes * 0x20);
+      ((w ^ (kOnes * 0x02)) - kOnes * 0x21) | ((w ^ (kOnes * '\\')) - kOnes);
   if constexpr (Check) return (below | w) & kHighBits;
   return below & ~w & kHighBits;
 }
