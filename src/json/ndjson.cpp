@@ -23,10 +23,7 @@ bool blank(std::string_view line) noexcept {
 }
 
 std::size_t find_newline(std::string_view text, std::size_t from) noexcept {
-  if (from >= text.size()) return std::string_view::npos;
-  const void* p = std::memchr(text.data() + from, '\n', text.size() - from);
-  return p ? static_cast<std::size_t>(static_cast<const char*>(p) - text.data())
-           : std::string_view::npos;
+  return detail::line_batch::line_end(text, from);
 }
 
 }  // namespace
@@ -78,7 +75,7 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
     json::error pe;
     // The common record first (line_batch::common_record), else the general steps.
     if (!batch.common_record(p, doc, text.data() + at, o.max_record_size, len, pe)) {
-      const std::size_t nl = batch.line_end(p, text, at, true);
+      const std::size_t nl = find_newline(text, at);
       len = (nl == std::string_view::npos ? text.size() : nl) - at;
       // The size first (as the streaming reader, which meets it before the line's end).
       if (len <= o.max_record_size && blank(text.substr(at, len))) {
@@ -531,8 +528,7 @@ bool ndjson_reader::next() {
   bool discarding = false;  // inside a too-long record being skipped
   while (!stopped_) {
     const bool complete = !streaming_ || eof_;
-    std::size_t nl =
-        batch_ ? batch_->line_end(parser_, text_, begin_, complete) : find_newline(text_, begin_);
+    std::size_t nl = find_newline(text_, begin_);
     if (nl == std::string_view::npos) {
       if (streaming_ && !eof_) {
         const std::size_t pending = text_.size() - begin_;

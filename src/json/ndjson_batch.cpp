@@ -58,19 +58,17 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   }
   std::uint32_t* const pos =
       room(positions_, positions_capacity_, len + kIndexSlack, limit_ + kIndexSlack);
-  // The line ends listed too for count_all.
-  std::uint32_t* const ends = want_lines_ ? room(ends_, ends_capacity_, len, limit_) : nullptr;
-  if (pos == nullptr || (want_lines_ && ends == nullptr)) return false;
+  if (pos == nullptr) return false;
   parse_state st;
   st.buf = reinterpret_cast<const std::uint8_t*>(start);
   st.len = len;
   st.opt = &o;
   st.idx = pos;
-  // Stage 1 reports the line ends (as positions, and listed when asked): no search per line, no
+  // Stage 1 reports the line ends (as positions, and counted when asked): no search per line, no
   // pass of its own.
   const kernel_set k = kernel_set_for(which);
-  std::size_t lines = 0;
-  k.positions_lines(st, ends, lines);
+  k.positions_lines(st, want_lines_ ? &counts_ : nullptr);
+  counted_ = want_lines_ && st.s1_error == error_code::ok;
   std::size_t n = st.n_idx;
   if (st.s1_error != error_code::ok) {
     // The batch ends before the line of the error (that line is parsed alone).
@@ -78,11 +76,7 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
     if (nl == nullptr) return false;
     len = static_cast<std::size_t>(static_cast<const char*>(nl) - start) + 1;
     while (n > 0 && pos[n - 1] >= len) --n;
-    while (lines > 0 && ends[lines - 1] >= len) --lines;  // (0 when not listed)
   }
-  lines_ = lines;
-  listed_ = want_lines_;
-  next_line_ = 0;
   begin_ = start;
   end_ = start + len;
   count_ = n;
@@ -140,42 +134,30 @@ bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_rec
                            std::size_t& lines, std::size_t& records) noexcept {
   want_lines_ = true;
   if (text.empty() || p.options().allow_comments || text.size() > limit_ ||
-      !covers(p, text, 0, text.size(), true) || end_ != text.data() + text.size()) {
+      !covers(p, text, 0, text.size(), true) || end_ != text.data() + text.size() || !counted_) {
     return false;
   }
-  const std::uint32_t* const ends = ends_.get();
-  // Lines start at 0 and after each '\n' but a last one; only one starting with a blank can be
+  lines = counts_.ends + (text.back() != '\n' ? 1 : 0);
+  auto starts_blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  if (counts_.blank_starts == 0 && !starts_blank(text[0])) {
+    records = lines;  // no line starts with whitespace: none is blank
+    return true;
+  }
+  // Lines start at 0 and after each '\n' but a last one; only one starting with whitespace can be
   // blank.
   const std::size_t size = text.size();
   std::size_t blank_lines = 0;
-  for (std::size_t k = 0, start = 0; start < size; ++k) {
-    const std::size_t end = k < lines_ ? ends[k] : size;
-    const char c = text[start];
-    if ((c == ' ' || c == '\t' || c == '\r' || c == '\n') && end - start <= max_record_size &&
+  for (std::size_t start = 0; start < size;) {
+    std::size_t end = line_end(text, start);
+    if (end == std::string_view::npos) end = size;
+    if (starts_blank(text[start]) && end - start <= max_record_size &&
         text.substr(start, end - start).find_first_not_of(" \t\r") == std::string_view::npos) {
       ++blank_lines;
     }
     start = end + 1;
   }
-  lines = lines_ + (text.back() != '\n' ? 1 : 0);
   records = lines - blank_lines;
   return true;
-}
-
-std::size_t line_batch::find_line_end(parser& p, std::string_view text, std::size_t at,
-                                      bool complete) noexcept {
-  if (at >= text.size()) return std::string_view::npos;
-  // Comments may span lines: such lines are parsed alone (parse()), found by a search here.
-  if (!p.options().allow_comments && covers(p, text, at, 0, complete) && listed_) {
-    const auto a = static_cast<std::uint32_t>(text.data() + at - begin_);
-    const std::uint32_t* const ends = ends_.get();
-    // Lines come in order: the next end is the line's unless lines were passed over.
-    while (next_line_ < lines_ && ends[next_line_] < a) ++next_line_;
-    if (next_line_ < lines_) return at + (ends[next_line_++] - a);
-  }
-  const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
-  return nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data())
-                       : std::string_view::npos;
 }
 
 error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,

@@ -33,35 +33,28 @@ class line_batch {
   }
 
   // Makes one batch of the whole text (complete, within the limit) and counts its lines and the
-  // lines that are records (not blank, or longer than max_record_size) from the line ends stage
-  // 1 reported; false (nothing counted) when the batch cannot take all of it.
+  // lines that are records (not blank, or longer than max_record_size) from the counts of stage 1
+  // (a closer look only where a line starts with whitespace); false (nothing counted) when the
+  // batch cannot take all of it.
   bool count_all(parser& p, std::string_view text, std::size_t max_record_size, std::size_t& lines,
                  std::size_t& records) noexcept;
 
   // Forgets the batch: call it before the text it was made from changes.
   void reset() noexcept {
     begin_ = end_ = failed_ = line_at_ = nullptr;
-    count_ = cur_ = lines_ = 0;
-    listed_ = false;
+    count_ = cur_ = 0;
+    counted_ = false;
     room_doc_ = nullptr;
   }
 
   // The end of the line that starts at text[at]: the offset in text of its '\n', or npos when
-  // text has none after `at`. Inside a batch that lists them (count_all) the line ends are
-  // those stage 1 reported for the batch (or, for the scalar kernel set, found in one pass over
-  // it) instead of a search per line.
-  std::size_t line_end(parser& p, std::string_view text, std::size_t at, bool complete) noexcept {
-    // The common case inline: the next line of the batch. (Every end before next_line_ is before
-    // the line: lines are asked for in order.)
-    if (text.data() + at >= begin_ && text.data() + at < end_ && next_line_ < lines_) {
-      const auto a = static_cast<std::uint32_t>(text.data() + at - begin_);
-      const std::uint32_t e = ends_[next_line_];
-      if (e >= a) {
-        ++next_line_;
-        return at + (e - a);
-      }
-    }
-    return find_line_end(p, text, at, complete);
+  // text has none after `at`. (The common record, common_record(), needs no search: its line's
+  // '\n' is the position after its value.)
+  static std::size_t line_end(std::string_view text, std::size_t at) noexcept {
+    if (at >= text.size()) return std::string_view::npos;
+    const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
+    return nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data())
+                         : std::string_view::npos;
   }
 
   // The common record: when the line at `line` is a line of the batch that is not blank and
@@ -116,8 +109,6 @@ class line_batch {
   }
   bool make_at(parser& p, std::string_view text, std::size_t at, std::size_t len,
                bool complete) noexcept;
-  std::size_t find_line_end(parser& p, std::string_view text, std::size_t at,
-                            bool complete) noexcept;
   // Room in doc for any record of the batch (record_fn), kept while doc is room_doc_.
   bool make_room(parser& p, document& doc) noexcept;
   // The line parsed alone (doc's areas may move: the room is made again after).
@@ -161,18 +152,15 @@ class line_batch {
 
   std::unique_ptr<std::uint32_t[]> positions_;  // of the batch, from begin_
   std::size_t positions_capacity_ = 0;
-  std::unique_ptr<std::uint32_t[]> ends_;  // the batch's '\n' offsets from begin_, once found
-  std::size_t ends_capacity_ = 0;
   const char* begin_ = nullptr;  // the batch: whole lines [begin_, end_)
   const char* end_ = nullptr;
   const char* failed_ = nullptr;   // no batch could be made at this line
   std::size_t count_ = 0;          // positions in the batch
   std::size_t cur_ = 0;            // the first position of the line at line_at_
   const char* line_at_ = nullptr;  // the line cur_ is for (nullptr: sync() finds it)
-  std::size_t lines_ = 0;          // entries of ends_
-  bool listed_ = false;            // ends_ lists the batch's line ends (else line_end() searches)
-  bool want_lines_ = false;        // batches list their line ends (from count_all on)
-  std::size_t next_line_ = 0;      // the first entry of ends_ not yet passed
+  line_counts counts_;             // of the batch's lines, when counted_
+  bool counted_ = false;           // stage 1 counted the batch's lines and found no error
+  bool want_lines_ = false;        // batches count their lines (from count_all on)
   std::size_t limit_ = kBatchBytes;
   // Stage 2 of one record (nullptr: every line is parsed alone), with what the batch makes once:
   // the positions at least kPad bytes before the batch's end, room in room_doc_ (its node and

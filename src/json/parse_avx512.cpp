@@ -10,8 +10,8 @@ void positions_avx512(parse_state& st) { find_positions<isa_avx512>(st); }
 void record_avx512(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
   parse_record<isa_avx512>(st, nodes, strings, safe);
 }
-void positions_lines_avx512(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) {
-  find_positions_lines<isa_avx512>(st, lines, n_lines);
+void positions_lines_avx512(parse_state& st, line_counts* counts) {
+  find_positions_lines<isa_avx512>(st, counts);
 }
 const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip) {

@@ -65,20 +65,22 @@ inline void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) no
 
 struct no_utf8_check {};
 
-// Lines (NDJSON batches, lines_fn): 1, every '\n' is a position too; 2, and its offset goes to
-// lines_out as well. Marks (struct mapping's direct read): the blocks that hold a backslash are
+// Lines (NDJSON batches, lines_fn): 1, every '\n' is a position too; 2, and the lines are counted
+// (line_counts). Marks (struct mapping's direct read): the blocks that hold a backslash are
 // marked in st.backslash_blocks.
 template <class I, int Lines = 0, bool Marks = false>
 struct stage1 {
   // The vector UTF-8 check where the ISA has one; the scalar ISA checks sequences one by one.
   [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
-  std::uint64_t prev_escaped = 0;      // bit 0: the next block's first byte is escaped
-  std::uint64_t prev_in_string = 0;    // all ones when the previous block ended inside a string
-  std::uint64_t prev_scalar = 0;       // bit 0: the previous block ended inside a bare token
-  std::size_t utf8_resume = 0;         // first byte not yet covered by a validated sequence
-  std::uint64_t prev_hi = 0;           // the previous block's non-ASCII bytes (vector UTF-8 check)
-  std::uint32_t* lines_out = nullptr;  // Lines == 2: where the next line end goes
-  std::uint64_t* marks = nullptr;      // Marks: parse_state::backslash_blocks
+  std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
+  std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
+  std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
+  std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
+  std::uint64_t prev_hi = 0;         // the previous block's non-ASCII bytes (vector UTF-8 check)
+  std::size_t line_ends = 0;         // Lines == 2: the '\n' bytes so far
+  std::size_t blank_starts = 0;      // Lines == 2: lines after one that start with whitespace
+  std::uint64_t prev_nl = 0;         // Lines == 2: bit 0: the previous block ended in '\n'
+  std::uint64_t* marks = nullptr;    // Marks: parse_state::backslash_blocks
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs, [[maybe_unused]] std::size_t base) noexcept {
@@ -132,11 +134,11 @@ struct stage1 {
       // a string is a stage-1 error: the positions from it on are dropped.)
       const std::uint64_t nls = I::eq(b, '\n');
       structurals |= nls;
-      // Few lines a block: one at a time, each entry within st.len of room.
+      // Counted without a branch: the lines, and those that start with whitespace after one.
       if constexpr (Lines == 2) {
-        for (std::uint64_t nl = nls; nl != 0; nl &= nl - 1)
-          *lines_out++ =
-              static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(std::countr_zero(nl));
+        line_ends += static_cast<std::size_t>(std::popcount(nls));
+        blank_starts += static_cast<std::size_t>(std::popcount(((nls << 1) | prev_nl) & ws));
+        prev_nl = nls >> 63;
       }
     }
     // The positions are written one block late: the compress and stores of the previous block
@@ -255,11 +257,13 @@ struct stage1 {
     if constexpr (Marks) s1.marks = st.backslash_blocks;
     s1.scan(st);
   }
-  static void run(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
+  static void run(parse_state& st, line_counts& counts) noexcept {
     stage1 s1;
-    s1.lines_out = lines;
     s1.scan(st);
-    n_lines = static_cast<std::size_t>(s1.lines_out - lines);
+    counts.ends = s1.line_ends;
+    // The padding after a last '\n' in a partial block is spaces: not a line.
+    const bool padded_line = st.len % 64 != 0 && st.buf[st.len - 1] == '\n';
+    counts.blank_starts = s1.blank_starts - (padded_line ? 1 : 0);
   }
 
   KEEL_INLINE void scan(parse_state& st) noexcept {
@@ -1109,13 +1113,12 @@ void find_positions(parse_state& st) noexcept {
     stage1<I>::run(st);
 }
 
-// Stage 1 alone with the line ends as positions, and listed too unless `lines` is nullptr
+// Stage 1 alone with the line ends as positions, and the lines counted unless `counts` is nullptr
 // (lines_fn): the ISAs built on stage1<I>.
 template <class I>
-void find_positions_lines(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) noexcept {
-  n_lines = 0;
-  if (lines != nullptr) {
-    stage1<I, 2>::run(st, lines, n_lines);
+void find_positions_lines(parse_state& st, line_counts* counts) noexcept {
+  if (counts != nullptr) {
+    stage1<I, 2>::run(st, *counts);
   } else {
     stage1<I, 1>::run(st);
   }

@@ -7,8 +7,8 @@ namespace keel::json::detail {
 
 void parse_neon(parse_state& st) { parse_document<isa_neon>(st); }
 void positions_neon(parse_state& st) { find_positions<isa_neon>(st); }
-void positions_lines_neon(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) {
-  find_positions_lines<isa_neon>(st, lines, n_lines);
+void positions_lines_neon(parse_state& st, line_counts* counts) {
+  find_positions_lines<isa_neon>(st, counts);
 }
 void record_neon(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
   parse_record<isa_neon>(st, nodes, strings, safe);

@@ -10,12 +10,19 @@ namespace keel::json::detail {
 
 void parse_scalar(parse_state& st) { parse_one_pass(st); }
 void positions_scalar(parse_state& st) { find_positions<isa_scalar>(st); }
-void positions_lines_scalar(parse_state& st, std::uint32_t* lines, std::size_t& n_lines) {
+void positions_lines_scalar(parse_state& st, line_counts* counts) {
   stage1_scalar(st, true);
-  n_lines = 0;
-  if (lines == nullptr) return;
-  for (std::size_t k = 0; k < st.n_idx; ++k)
-    if (st.buf[st.idx[k]] == '\n') lines[n_lines++] = st.idx[k];
+  if (counts == nullptr) return;
+  *counts = {};
+  for (std::size_t k = 0; k < st.n_idx; ++k) {
+    const std::size_t p = st.idx[k];
+    if (st.buf[p] != '\n') continue;
+    ++counts->ends;
+    if (p + 1 < st.len) {
+      const std::uint8_t c = st.buf[p + 1];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') ++counts->blank_starts;
+    }
+  }
 }
 void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {
   parse_record<isa_scalar>(st, nodes, strings, safe);

@@ -77,18 +77,23 @@ using kernel_fn = void (*)(parse_state&);
 // finds the sentinels once a batch. The result is left in st: on success st.next_position is the
 // position after the record's value, its line's '\n' (or the end of the positions).
 using record_fn = void (*)(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
-// Stage 1 alone (as kernel_set::positions) with each '\n' a position too, that also writes the
-// offset of every '\n' of the input, in order, to `lines` (room for st.len entries; nullptr: not
-// written) and their count to n_lines. After a stage-1 error every line end before the error is
-// there (later ones may be too).
-using lines_fn = void (*)(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+// What lines_fn counts: the input's '\n' bytes, and the lines after one of them that start with
+// a whitespace byte (' ', '\t', '\r' or '\n': only such a line can be blank). The first line,
+// which follows no '\n', is not looked at.
+struct line_counts {
+  std::size_t ends = 0;
+  std::size_t blank_starts = 0;
+};
+// Stage 1 alone (as kernel_set::positions) with each '\n' a position too, that also counts the
+// lines into `counts` (nullptr: not counted). The counts hold only when stage 1 succeeds.
+using lines_fn = void (*)(parse_state& st, line_counts* counts);
 // Both stages (parse_document in parse_kernels.h), per kernel set.
 void parse_scalar(parse_state& st);
 // Stage 1 alone (find_positions): st.buf / st.len / st.opt and a position buffer st.idx of
 // st.len + kIndexSlack entries in; st.idx / st.n_idx and st.s1_error / st.s1_offset out.
 void positions_scalar(parse_state& st);
 void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
-void positions_lines_scalar(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+void positions_lines_scalar(parse_state& st, line_counts* counts);
 #if defined(__x86_64__)
 void parse_avx2(parse_state& st);
 void parse_avx512(parse_state& st);
@@ -96,12 +101,12 @@ void positions_avx2(parse_state& st);
 void positions_avx512(parse_state& st);
 void record_avx2(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 void record_avx512(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
-void positions_lines_avx2(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
-void positions_lines_avx512(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+void positions_lines_avx2(parse_state& st, line_counts* counts);
+void positions_lines_avx512(parse_state& st, line_counts* counts);
 #elif defined(__aarch64__)
 void parse_neon(parse_state& st);
 void positions_neon(parse_state& st);
-void positions_lines_neon(parse_state& st, std::uint32_t* lines, std::size_t& n_lines);
+void positions_lines_neon(parse_state& st, line_counts* counts);
 void record_neon(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe);
 #endif
 // Struct mapping's direct read (direct_kernels.h): one value, or a run of unknown members, at a

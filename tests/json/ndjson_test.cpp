@@ -534,6 +534,47 @@ TEST(Ndjson, ParallelCountsLinesAndRecordsAsTheReader) {
   }
 }
 
+// A piece's lines are counted by stage 1 (its '\n' bytes, and the lines after one that start with
+// whitespace); only a piece with such a line is looked at closely. Rare blank lines, and lines
+// that start with whitespace but are records, at every offset in a block and at piece ends
+// (pieces of every length mod 64, ending in '\n' or not), give the sequential reader's numbers.
+TEST(Ndjson, ParallelCountsRareBlankLinesAtEveryOffset) {
+  const std::string blanks[] = {"", " ", "\t", "\r", "  \r", std::string(65, ' ')};
+  std::string text;
+  std::uint32_t x = 777;
+  for (int i = 0; i < 4000; ++i) {
+    x = x * 1103515245u + 12345u;
+    const std::uint32_t kind = (x >> 8) % 40;
+    if (kind == 0) {
+      text += blanks[(x >> 16) % std::size(blanks)];
+    } else if (kind == 1) {
+      text += " [0]";
+    } else {
+      text += '"';
+      text.append((x >> 12) % 100, 'a');
+      text += '"';
+    }
+    text += (x >> 20) % 9 == 0 ? "\r\n" : "\n";
+  }
+  keel::pool::thread_pool pool(2);
+  for (const isa which : keel::all_isas) {
+    if (!isa_supported(which)) continue;
+    SCOPED_TRACE(isa_name(which));
+    ndjson_options o;
+    o.parse.isa = which;
+    o.skip_bad_records = true;  // a cut may leave a bad first or last record
+    o.max_record_size = 64;     // the longest blank line is a bad record
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{37}}) {
+      const std::string_view t = std::string_view(text).substr(cut, text.size() - 2 * cut);
+      const std::string want = read_buffer(t, o);
+      for (const std::size_t piece :
+           {std::size_t{64}, std::size_t{100}, std::size_t{333}, std::size_t{4096}}) {
+        EXPECT_EQ(read_parallel(pool, t, o, piece), want) << "cut " << cut << " piece " << piece;
+      }
+    }
+  }
+}
+
 TEST(Ndjson, CorpusFile) {
   const std::string text = test::slurp(test::corpus() / "json" / "amazon_cellphones.ndjson");
   if (text.empty()) GTEST_SKIP() << "corpus missing";
