@@ -104,7 +104,8 @@ inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
 // escapes_valid over buf[from, to) with the backslashes found by I's compare, inline (a memchr
 // call per run of skipped members cost more than the scan), in the 64-byte blocks stage 1 marked
 // as holding one (map, when not nullptr: the text is not read again where it has none), else in
-// every block. The 63 bytes after buf[to) must be readable.
+// every block; each block compared once, its runs of escapes taken in turn from that compare.
+// The 63 bytes after buf[to) must be readable.
 template <class I>
 KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* buf, const std::uint64_t* map,
                                       std::size_t from, std::size_t to) noexcept {
@@ -130,13 +131,18 @@ KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* buf, const std::uint64
       }
       std::uint64_t m = I::eq(I::load(buf + start), '\\') & (~std::uint64_t{0} << (off - start));
       if (to - start < 64) m &= (std::uint64_t{1} << (to - start)) - 1;
-      if (m == 0) {
-        off = start + 64;
-        continue;
+      // Each run of escapes of the block in turn, from the one compare.
+      off = start + 64;
+      while (m != 0) {
+        const std::uint8_t* p = escape_run(buf + start + std::countr_zero(m), buf + to);
+        if (p == nullptr) return false;
+        const auto past = static_cast<std::size_t>(p - buf) - start;  // after the run
+        if (past >= 64) {
+          off = start + past;
+          break;
+        }
+        m &= ~std::uint64_t{0} << past;
       }
-      const std::uint8_t* p = escape_run(buf + start + std::countr_zero(m), buf + to);
-      if (p == nullptr) return false;
-      off = static_cast<std::size_t>(p - buf);
     }
     return true;
   } else {

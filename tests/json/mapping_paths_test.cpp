@@ -608,6 +608,29 @@ TEST(MappingPaths, SkippedEscapesAtEveryOffset) {
   }
 }
 
+// A block's runs of escapes are each checked from its one compare: a valid run, then a valid or
+// invalid one 0-130 bytes after it (in the same string, or in the next skipped member), at
+// offsets around the blocks' edges.
+TEST(MappingPaths, LaterEscapeRunsInABlock) {
+  const std::string pad(80, ' ');
+  for (std::size_t at = 0; at < 70; ++at) {
+    for (const std::size_t gap : {0, 1, 2, 5, 30, 61, 62, 63, 64, 65, 130}) {
+      for (const char* second : {"\\t", "\\u00e9", "\\x", "\\u12"}) {
+        const bool valid = second[1] == 't' || second[2] == '0';
+        const std::string x(at, 'x'), y(gap, 'y');
+        for (const std::string& text : {
+                 R"({"zz":")" + x + R"(\/)" + y + second + R"(","a":1,"v":[]})" + pad,
+                 R"({"a":1,"zz":")" + x + R"(\/\n","yy":")" + y + second + R"(","v":[]})" + pad,
+                 R"({"a":1,"zz":[")" + x + R"(\u0041",")" + y + R"(\/",")" + second +
+                     R"("],"v":[]})" + pad,
+             }) {
+          EXPECT_EQ(same_on_both_paths<paths::inner>(text), valid) << text;
+        }
+      }
+    }
+  }
+}
+
 // Stage 1 marks the 64-byte blocks that hold a backslash (a word of marks per 4096 bytes): an
 // escape in a long run of skipped members, around the blocks' and the words' edges, with marked
 // blocks before the run (in a field read) and after it.
