@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -217,15 +218,15 @@ TEST(Ndjson, ParallelDeliversInInputOrder) {
 }
 
 // The next piece is handed to the pool before a piece is consumed: a consume that waits for a
-// record of a piece beyond the first window (two pieces on one worker) sees it parsed.
+// record of a piece beyond the first window (six pieces on one worker) sees it parsed.
 TEST(Ndjson, ParallelParsesAheadOfConsume) {
   keel::pool::thread_pool pool(1);
   std::atomic<bool> third{false};
   bool seen = false;
   const ndjson_error e = parallel_ndjson(
-      pool, "[1]\n[2]\n[3]\n[4]\n", {},
+      pool, "[1]\n[2]\n[3]\n[4]\n[5]\n[6]\n[7]\n[8]\n", {},
       [&](const value&, const record_info& info) {
-        if (info.record == 3) third = true;
+        if (info.record == 7) third = true;
         return info.record;
       },
       [&](std::size_t record, const record_info&) {
@@ -237,6 +238,33 @@ TEST(Ndjson, ParallelParsesAheadOfConsume) {
       nullptr, 1);
   EXPECT_FALSE(e);
   EXPECT_TRUE(seen);
+}
+
+// An exception from map leaves parallel_ndjson when its record's turn comes: consume has seen
+// every record before it, in order, and none after, whichever worker ran which piece first.
+TEST(Ndjson, ParallelMapExceptionInInputOrder) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) {
+    text += '[';
+    text += std::to_string(i);
+    text += "]\n";
+  }
+  keel::pool::thread_pool pool(2);
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{700}, std::size_t{1} << 20}) {
+    std::vector<std::size_t> seen;
+    EXPECT_THROW(parallel_ndjson(
+                     pool, text, {},
+                     [](const value&, const record_info& info) {
+                       if (info.record == 3210 || info.record == 4000)
+                         throw std::runtime_error("map");
+                       return info.record;
+                     },
+                     [&](std::size_t record, const record_info&) { seen.push_back(record); },
+                     nullptr, piece),
+                 std::runtime_error);
+    ASSERT_EQ(seen.size(), 3209u) << "piece " << piece;
+    for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], i + 1);
+  }
 }
 
 TEST(Ndjson, ParallelErrorsMatchTheSequentialReader) {
