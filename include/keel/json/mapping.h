@@ -164,6 +164,17 @@ typename M::mapped_type& map_entry(M& out, M& old, std::string_view key) {
   return out[std::move(k)];
 }
 
+// out = the n bytes at p (not within out): over out's storage when it has room, as a copy (and
+// a fill of the new length only when it grows) instead of std::string's general replace.
+inline void assign_text(std::string& out, const char* p, std::size_t n) {
+  if (n <= out.capacity()) {
+    out.resize(n);
+    std::memcpy(out.data(), p, n);
+  } else {
+    out.assign(p, n);
+  }
+}
+
 // The reader. The JSON Pointer of a failure is built on the way back up (each level puts its own
 // token in front), so a successful read does no pointer work at all.
 class mapper {
@@ -196,7 +207,7 @@ class mapper {
     } else if constexpr (std::is_same_v<T, std::string>) {
       auto r = v.get<std::string_view>();
       if (!r) return fail(error_code::type_mismatch);
-      out.assign(r->data(), r->size());
+      assign_text(out, r->data(), r->size());
       return true;
     } else if constexpr (named_enum<T>) {
       auto r = v.get<std::string_view>();
@@ -594,7 +605,7 @@ class direct_mapper {
       if (const std::uint8_t* p = c_.token(ip); p != nullptr && *p == '"') {
         if (c_.plain_string(ip)) {
           const std::string_view raw = c_.raw_string(ip);
-          out.assign(raw.data(), raw.size());
+          assign_text(out, raw.data(), raw.size());
           ip += 2;
           return true;
         }
