@@ -60,11 +60,16 @@ struct isa_avx2 : keel::detail::simd_avx2 {
   }
   // Structural positions as 32-bit offsets, four per step (room: kIndexSlack). tzcnt and blsr
   // by intrinsic: from std::countr_zero (defined as 64 for 0) GCC made a branch after every
-  // position for the case that the mask has run out, taken at each block's last position.
+  // position for the case that the mask has run out, taken at each block's last position. tzcnt
+  // by asm: from _tzcnt_u64 GCC put an xor before every one (to break a false dependency on the
+  // destination that CPUs since Skylake and every Zen do not have): a fifth of the writing's
+  // instructions.
   template <int K>
   static void put4(std::uint32_t* o, std::uint32_t base, std::uint64_t& m) noexcept {
     for (int k = K; k < K + 4; ++k) {
-      o[k] = base + static_cast<std::uint32_t>(_tzcnt_u64(m));
+      std::uint64_t t;
+      asm("tzcnt %1, %0" : "=r"(t) : "r"(m));
+      o[k] = base + static_cast<std::uint32_t>(t);
       m = _blsr_u64(m);
     }
   }

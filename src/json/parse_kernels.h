@@ -179,8 +179,6 @@ struct stage1 {
           for (int k = 0; k < I::kVecs; ++k) utf8.check(I::part(b, k));
         }
         prev_hi = hi;
-        if (I::any(utf8.error)) [[unlikely]]
-          bad_utf8 = utf8_locate(st, base);
       }
     } else if (hi) {
       if (utf8_resume > base)
@@ -196,6 +194,13 @@ struct stage1 {
         utf8_resume = pos + n;
         hi = utf8_resume - base >= 64 ? 0 : hi & (~0ULL << (utf8_resume - base));
       }
+    }
+    if constexpr (I::kVectorUtf8) {
+      // The vector check's error is tested here and at the end of the input, not after every
+      // block (a test and a branch per non-ASCII block): an invalid sequence anywhere before a
+      // control character is the earlier error of the two.
+      if (bad_ctrl != 0 && I::any(utf8.error)) [[unlikely]]
+        bad_utf8 = utf8_locate(st);
     }
     if ((bad_ctrl | (bad_utf8 != kNone)) != 0) [[unlikely]] {
       flush(out, base);
@@ -224,15 +229,22 @@ struct stage1 {
     }
   }
 
-  // The vector check flagged the block at `base` (or an unfinished sequence before it): the
-  // first bad byte, found with the scalar validator starting in step at a lead byte in the block
-  // before (everything earlier passed).
-  static std::size_t utf8_locate(const parse_state& st, std::size_t base) noexcept {
-    std::size_t pos = base >= 64 ? base - 64 : 0;
-    for (int back = 0; pos > 0 && back < 3 && (st.buf[pos] & 0xc0) == 0x80; ++back) --pos;
+  // The vector check flagged a block (or an unfinished sequence at the end): the first bad byte,
+  // found with the scalar validator from the start of the input, ASCII eight bytes at a time.
+  // (The check's error is tested only at a control character and at the end: slow(), scan().)
+  static std::size_t utf8_locate(const parse_state& st) noexcept {
+    std::size_t pos = 0;
     const std::uint8_t* end = st.buf + st.len;
     while (pos < st.len) {
       if (st.buf[pos] < 0x80) {
+        std::uint64_t w;
+        if (st.len - pos >= 8) {
+          std::memcpy(&w, st.buf + pos, 8);
+          if ((w & 0x8080808080808080ULL) == 0) {
+            pos += 8;
+            continue;
+          }
+        }
         ++pos;
         continue;
       }
@@ -240,7 +252,7 @@ struct stage1 {
       if (n == 0) return pos;
       pos += n;
     }
-    return base;  // not reached: the vector check found an error
+    return st.len;  // not reached: the vector check found an error
   }
 
   static bool fail(parse_state& st, error_code c, std::size_t off) noexcept {
@@ -291,8 +303,7 @@ struct stage1 {
       // A sequence cut off by the end of the input (when no padded block followed it).
       if (ok && !st.opt->allow_invalid_utf8) {
         utf8.ascii();
-        if (I::any(utf8.error))
-          ok = fail(st, error_code::invalid_utf8, utf8_locate(st, base >= 64 ? base - 64 : 0));
+        if (I::any(utf8.error)) ok = fail(st, error_code::invalid_utf8, utf8_locate(st));
       }
     }
     flush(out, last);

@@ -445,6 +445,32 @@ TEST_P(Parse, Utf8ErrorAtEveryPosition) {
   }
 }
 
+// The vector UTF-8 check's error is tested at a control character and at the end of the input,
+// not after each block: an invalid sequence many blocks before a later error of any kind (a
+// second invalid sequence, a control character, a grammar error, an unterminated string, a cut
+// sequence at the end) is still the error reported, at its own offset.
+TEST_P(Parse, Utf8ErrorBeforeLaterErrors) {
+  const char* later[] = {"\"\xc3(\"]", "\"a\x01\"]", "]]", "\"abc", "\"\xe2\x82"};
+  for (std::size_t at : {2u, 63u, 64u, 130u}) {
+    for (const char* bad : {"\xff", "\xc3(", "\xe2\x82\xac\x80"}) {
+      std::string head = "[\"";
+      head.resize(at, 'a');
+      head += bad;
+      head += "\"";
+      for (const char* tail : later) {
+        std::string s = head;
+        for (int k = 0; k < 40; ++k) s += ",\"caf\xc3\xa9 \xe2\x82\xac plain text\"";
+        s += ",";
+        s += tail;
+        auto r = p(s);
+        ASSERT_EQ(r.code(), error_code::invalid_utf8) << at << " " << ::testing::PrintToString(s);
+        const std::size_t want = std::string_view(bad) == "\xe2\x82\xac\x80" ? at + 3 : at;
+        EXPECT_EQ(r.error().offset, want) << at << " " << ::testing::PrintToString(s);
+      }
+    }
+  }
+}
+
 TEST_P(Parse, Structure) {
   EXPECT_EQ(code(""), error_code::empty_document);
   EXPECT_EQ(code("  \n "), error_code::empty_document);
