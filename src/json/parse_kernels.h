@@ -18,6 +18,9 @@
 #include <type_traits>
 
 #include <fast_float/fast_float.h>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #include "common/utf8.h"
 #include "common/utf8_check.h"
@@ -33,7 +36,6 @@
 namespace keel::json::detail {
 
 using keel::detail::utf8_check;
-using keel::detail::utf8_encode;
 using keel::detail::utf8_sequence;
 namespace {
 
@@ -394,14 +396,33 @@ inline std::int32_t hex4(const std::uint8_t* p) noexcept {
 }
 
 // Code point cp < 0x10000 as 1-3 UTF-8 bytes; always stores 4 bytes (the string area has room
-// past every string), returns the length. Branch-free: escaped text mixes the lengths.
+// past every string), returns the length. Branch-free: escaped text mixes the lengths. With BMI2
+// one bit deposit spreads the bits into the bytes (their order reversed by a byte swap).
 inline std::size_t utf8_encode_bmp(std::uint32_t cp, std::uint8_t* out) noexcept {
+  const std::uint32_t k = 1 + std::uint32_t{cp >= 0x80} + std::uint32_t{cp >= 0x800};
+#if defined(__BMI2__)
+  static constexpr std::uint32_t kDeposit[4] = {0, 0x7f000000, 0x1f3f0000, 0x0f3f3f00};
+  static constexpr std::uint32_t kLead[4] = {0, 0, 0x80c0, 0x8080e0};
+  const std::uint32_t w = __builtin_bswap32(_pdep_u32(cp, kDeposit[k])) | kLead[k];
+#else
   const std::uint32_t two = (0xc0 | (cp >> 6)) | ((0x80 | (cp & 0x3f)) << 8);
   const std::uint32_t three =
       (0xe0 | (cp >> 12)) | ((0x80 | ((cp >> 6) & 0x3f)) << 8) | ((0x80 | (cp & 0x3f)) << 16);
   const std::uint32_t w = cp < 0x80 ? cp : cp < 0x800 ? two : three;
+#endif
   std::memcpy(out, &w, 4);  // little-endian: the first byte lowest
-  return 1 + std::size_t{cp >= 0x80} + std::size_t{cp >= 0x800};
+  return k;
+}
+
+// Code point 0x10000 <= cp < 0x110000 (a surrogate pair's) as its 4 UTF-8 bytes.
+inline void utf8_encode_4(std::uint32_t cp, std::uint8_t* out) noexcept {
+#if defined(__BMI2__)
+  const std::uint32_t w = __builtin_bswap32(_pdep_u32(cp, 0x073f3f3f)) | 0x808080f0;
+#else
+  const std::uint32_t w = (0xf0 | (cp >> 18)) | ((0x80 | ((cp >> 12) & 0x3f)) << 8) |
+                          ((0x80 | ((cp >> 6) & 0x3f)) << 16) | ((0x80 | (cp & 0x3f)) << 24);
+#endif
+  std::memcpy(out, &w, 4);
 }
 
 // The grammar's open containers, shared by stage2::run and the scalar one pass: the innermost
@@ -568,7 +589,8 @@ struct stage2 {
       if (lo < 0xdc00 || lo >= 0xe000) return fail(error_code::invalid_surrogate, at);
       cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
       src += 12;
-      dst += utf8_encode(static_cast<std::uint32_t>(cp), dst);
+      utf8_encode_4(static_cast<std::uint32_t>(cp), dst);
+      dst += 4;
       return true;
     }
     dst += utf8_encode_bmp(static_cast<std::uint32_t>(cp), dst);
@@ -1090,7 +1112,8 @@ inline void unescape_in_place(const node* nodes, std::size_t count, std::uint8_t
         if (cp - 0xd800 < 0x800) {
           cp = 0x10000 + ((cp - 0xd800) << 10) +
                (static_cast<std::uint32_t>(hex4(src + 8)) - 0xdc00);
-          dst += utf8_encode(cp, dst);
+          utf8_encode_4(cp, dst);
+          dst += 4;
           src += 12;
         } else {
           dst += utf8_encode_bmp(cp, dst);
