@@ -199,9 +199,8 @@ class piece_counts {
 // Parses the records of `text` on the pool's workers and hands each record's result to
 // `consume` in input order on the calling thread. `map(const value&, const record_info&)` runs on
 // a worker (it may not keep the value) and returns what `consume(R&&, const record_info&)`
-// receives. The text is cut at line ends into pieces of `piece_bytes`; at most six pieces per
-// worker are in flight, so memory is bounded by the results of twice that many pieces (those in
-// flight, and those done that wait for an earlier one). Returns the first
+// receives. The text is cut at line ends into pieces of `piece_bytes`; at most two pieces per
+// worker are in flight, so memory is bounded by the results of those pieces. Returns the first
 // bad record's error (consume has then seen every record before it; likewise an exception from
 // map or consume leaves after every record before its own); skipped counts skipped
 // records under skip_bad_records. Concatenated JSON (options.concatenated) has no line ends to
@@ -228,26 +227,8 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   const std::vector<std::size_t> starts = detail::split_lines(text, piece_bytes);
   const std::size_t n = starts.size();
   detail::piece_counts counts(text, starts, options);
-  // Pieces in flight: six per worker, so the workers have work queued while the calling thread
-  // sleeps until the second of them is done (one wake-up for about two pieces: each wake-up takes
-  // a core from a worker).
-  const std::size_t window = 6 * (pool.size() == 0 ? 1 : pool.size());
-  // Piece i's result goes to slot i % window; `done` says which piece it holds (i + 1).
-  struct slot {
-    std::atomic<std::uint32_t> done{0};
-    piece_result result;
-  };
-  const std::unique_ptr<slot[]> slots = std::make_unique<slot[]>(window);
-  auto tag = [](std::size_t i) { return static_cast<std::uint32_t>(i + 1); };
-  // Each task parses the next piece not yet taken when it starts, not one fixed when it was
-  // submitted: pieces start in input order whatever order the pool runs the tasks in, so the
-  // counts of the pieces before a worker's are usually published when it needs them. A piece's
-  // slot is free then: the piece `window` before it was taken out before this task was submitted.
-  std::atomic<std::size_t> claimed{0};
-  auto run = [&text, &starts, &options, &map, &counts, &claimed, &slots, window, tag] {
-    const std::size_t i = claimed.fetch_add(1, std::memory_order_relaxed);
-    slot& s = slots[i % window];
-    piece_result& out = s.result;
+  auto run = [&text, &starts, &options, &map, &counts](std::size_t i) {
+    piece_result out;
     struct ctx_t {
       Map* map;
       std::vector<std::pair<R, record_info>>* items;
@@ -264,58 +245,33 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     } catch (...) {
       out.thrown = std::current_exception();
     }
-    s.done.store(tag(i), std::memory_order_release);
-    s.done.notify_one();
+    return out;
   };
-  // The tasks, kept until they have finished (they refer to this frame).
-  std::deque<pool::future<void>> tasks;
-  auto keep = [&tasks](pool::future<void>&& f) {
-    // A refused task never runs: its piece would never be done.
-    if (f.ready() && f.status() != pool::error_code::ok) throw pool::exception(f.status());
-    tasks.push_back(std::move(f));
-  };
-  auto wait_for = [&slots, window, tag](std::size_t i) {
-    std::atomic<std::uint32_t>& d = slots[i % window].done;
-    for (std::uint32_t v; (v = d.load(std::memory_order_acquire)) != tag(i);)
-      d.wait(v, std::memory_order_acquire);
-  };
-  std::size_t submitted = 0, total_skipped = 0;
+  const std::size_t window = 2 * (pool.size() == 0 ? 1 : pool.size());
+  std::deque<pool::future<piece_result>> inflight;
+  std::size_t next = 0, total_skipped = 0;
+  auto submit_next = [&] { inflight.push_back(pool.submit(run, next++)); };
   ndjson_error first;
   try {
-    // The first window at once: one queue operation, so no worker starts before all are queued.
-    std::vector<decltype(run)> initial(std::min(window, n), run);
-    for (auto& f : pool.submit_bulk(initial)) {
-      keep(std::move(f));
-      ++submitted;
-    }
-    for (std::size_t next = 0; next < submitted; ++next) {
-      if (slots[next % window].done.load(std::memory_order_acquire) != tag(next)) {
-        if (next + 1 < submitted) wait_for(next + 1);  // (one wake-up for two pieces)
-        wait_for(next);
-      }
-      piece_result cur = std::move(slots[next % window].result);
-      slots[next % window].result = {};
-      // Finished tasks are let go of in order.
-      while (!tasks.empty() && tasks.front().ready()) tasks.pop_front();
+    while (next < n && inflight.size() < window) submit_next();
+    while (!inflight.empty()) {
+      piece_result res = inflight.front().get();
+      inflight.pop_front();
       if (first) continue;  // after a bad record: only wait for the pieces in flight
       // The next piece goes to the pool before this one is consumed: the workers do not wait
       // for consume.
-      if (!cur.error && !cur.thrown && submitted < n) {
-        keep(pool.submit(run));
-        ++submitted;
-      }
-      for (auto& [r, info] : cur.items) consume(std::move(r), std::as_const(info));
+      if (!res.error && !res.thrown && next < n) submit_next();
+      for (auto& [r, info] : res.items) consume(std::move(r), std::as_const(info));
       // (map threw at the record after the last one it returned)
-      if (cur.thrown) std::rethrow_exception(cur.thrown);
-      total_skipped += cur.skipped;
-      if (cur.error) first = cur.error;
+      if (res.thrown) std::rethrow_exception(res.thrown);
+      total_skipped += res.skipped;
+      if (res.error) first = res.error;
     }
   } catch (...) {
     // The tasks refer to this frame: let them finish before the exception leaves it.
-    for (auto& f : tasks) f.wait();
+    for (auto& f : inflight) f.wait();
     throw;
   }
-  for (auto& f : tasks) f.wait();
   if (skipped) *skipped = total_skipped;
   return first;
 }
