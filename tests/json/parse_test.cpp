@@ -377,6 +377,55 @@ TEST_P(Parse, StringsOfEveryLengthKeepTheirBytes) {
   }
 }
 
+// A member's string value is taken right after its key where it is short and has no escape
+// (stage 2), the general way otherwise: the same values, errors and offsets in every mode, for
+// lengths around the short-copy size, with an escape (or a bad one) at every place, and near the
+// end of the input.
+TEST_P(Parse, MemberStringValuesInEveryMode) {
+  for (std::size_t len = 0; len <= 40; ++len) {
+    std::string body(len, 'x');
+    for (std::size_t i = 0; i < len; ++i) body[i] = static_cast<char>('a' + (i * 5) % 26);
+    for (std::size_t pos = 0; pos <= len + 1; ++pos) {
+      for (const char* esc : {"\\t", "\\q"}) {
+        const bool bad = esc[1] == 'q';
+        const std::string head = body.substr(0, pos), rest = pos <= len ? body.substr(pos) : "";
+        const std::string src = pos <= len ? head + esc + rest : body;
+        const std::string want = pos <= len ? head + "\t" + rest : body;
+        for (const std::size_t tail : {std::size_t{0}, std::size_t{70}}) {
+          const std::string json = "{\"k\":\"" + src + "\",\"n\":1,\"o\":{\"a\":\"" + src +
+                                   "\"},\"z\":[\"" + src + "\"]}" + std::string(tail, ' ');
+          const bool fails = bad && pos <= len;
+          parser ps(opt);
+          const auto r = ps.parse(json);
+          ASSERT_EQ(r.ok(), !fails) << json;
+          if (fails) {
+            EXPECT_EQ(r.code(), error_code::invalid_escape) << json;
+            EXPECT_EQ(r.error().offset, 6 + pos) << json;
+          } else {
+            EXPECT_EQ(*(*r)["k"]->get<std::string_view>(), want) << json;
+            EXPECT_EQ(*(*(*r)["o"])["a"]->get<std::string_view>(), want) << json;
+            EXPECT_EQ(*(*(*r)["z"])[0]->get<std::string_view>(), want) << json;
+          }
+          const error v = ps.validate(json);
+          EXPECT_EQ(v.code, r.code()) << json;
+          if (fails) {
+            EXPECT_EQ(v.offset, r.error().offset) << json;
+          }
+          std::string buf = json + std::string(in_place_padding, ' ');
+          const auto ip = ps.parse_in_place(buf.data(), json.size(), buf.size());
+          ASSERT_EQ(ip.code(), r.code()) << json;
+          if (fails) {
+            EXPECT_EQ(ip.error().offset, 6 + pos) << json;
+          } else {
+            EXPECT_EQ(*(*ip)["k"]->get<std::string_view>(), want) << json;
+            EXPECT_EQ(*(*(*ip)["o"])["a"]->get<std::string_view>(), want) << json;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(Parse, Utf8Validation) {
   EXPECT_TRUE(p("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"").ok());
   const char* bad[] = {"\"\xc0\xaf\"",          // overlong
