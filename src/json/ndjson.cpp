@@ -438,10 +438,7 @@ bool ndjson_reader::next_value() {
   while (!stopped_) {
     if (!discarding_ && !scan_.started) {  // whitespace before the next value
       std::size_t i = begin_;
-      while (i < text_.size() &&
-             (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r' || text_[i] == '\n')) {
-        ++i;
-      }
+      while (i < text_.size() && detail::json_whitespace(static_cast<unsigned char>(text_[i]))) ++i;
       count_newlines(begin_, i);
       begin_ = i;
     }

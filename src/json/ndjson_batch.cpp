@@ -138,8 +138,7 @@ bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_rec
     return false;
   }
   lines = counts_.ends + (text.back() != '\n' ? 1 : 0);
-  auto starts_blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  if (counts_.blank_starts == 0 && !starts_blank(text[0])) {
+  if (counts_.blank_starts == 0 && !json_whitespace(static_cast<unsigned char>(text[0]))) {
     records = lines;  // no line starts with whitespace: none is blank
     return true;
   }
@@ -150,7 +149,8 @@ bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_rec
   for (std::size_t start = 0; start < size;) {
     std::size_t end = line_end(text, start);
     if (end == std::string_view::npos) end = size;
-    if (starts_blank(text[start]) && end - start <= max_record_size &&
+    if (json_whitespace(static_cast<unsigned char>(text[start])) &&
+        end - start <= max_record_size &&
         text.substr(start, end - start).find_first_not_of(" \t\r") == std::string_view::npos) {
       ++blank_lines;
     }

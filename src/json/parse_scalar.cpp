@@ -18,10 +18,7 @@ void positions_lines_scalar(parse_state& st, line_counts* counts) {
     const std::size_t p = st.idx[k];
     if (st.buf[p] != '\n') continue;
     ++counts->ends;
-    if (p + 1 < st.len) {
-      const std::uint8_t c = st.buf[p + 1];
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') ++counts->blank_starts;
-    }
+    if (p + 1 < st.len && json_whitespace(st.buf[p + 1])) ++counts->blank_starts;
   }
 }
 void record_scalar(parse_state& st, node* nodes, std::uint8_t* strings, std::size_t safe) {

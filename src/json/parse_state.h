@@ -84,6 +84,10 @@ struct line_counts {
   std::size_t ends = 0;
   std::size_t blank_starts = 0;
 };
+// The four bytes JSON calls whitespace (RFC 8259): a line that starts with one may be blank.
+inline constexpr bool json_whitespace(unsigned char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 // Stage 1 alone (as kernel_set::positions) with each '\n' a position too, that also counts the
 // lines into `counts` (nullptr: not counted). The counts hold only when stage 1 succeeds.
 using lines_fn = void (*)(parse_state& st, line_counts* counts);
