@@ -313,6 +313,38 @@ void piece_counts::before(std::size_t i, const std::size_t* own, std::size_t& li
   s.known.store(true, std::memory_order_release);
 }
 
+void slot_turn::set(std::uint32_t v) noexcept {
+  state_.store(v, std::memory_order_seq_cst);
+  // seq_cst on both sides: either the waiter sees the new state, or this sees the waiter.
+  if (waiters_.load(std::memory_order_seq_cst) != 0) state_.notify_all();
+}
+
+bool slot_turn::await(std::uint32_t want, const std::atomic<bool>& stop) noexcept {
+  // A piece takes a few hundred microseconds: a short spin catches one about to finish.
+  for (int k = 0; k < 256; ++k) {
+    if (state_.load(std::memory_order_acquire) == want) return true;
+    if (stop.load(std::memory_order_relaxed)) return false;
+#if defined(__x86_64__)
+    _mm_pause();
+#endif
+  }
+  for (;;) {
+    waiters_.fetch_add(1, std::memory_order_seq_cst);
+    const std::uint32_t v = state_.load(std::memory_order_seq_cst);
+    const bool ready = v == want, stopped = stop.load(std::memory_order_seq_cst);
+    if (!ready && !stopped) state_.wait(v, std::memory_order_seq_cst);
+    waiters_.fetch_sub(1, std::memory_order_relaxed);
+    if (ready) return true;
+    if (stopped) return false;
+  }
+}
+
+void slot_turn::interrupt() noexcept {
+  // A changed state wakes a waiter that read the old one, which then sees stop set.
+  state_.fetch_xor(0x80000000u, std::memory_order_seq_cst);
+  state_.notify_all();
+}
+
 }  // namespace detail
 
 ndjson_reader::ndjson_reader(const ndjson_options& options)

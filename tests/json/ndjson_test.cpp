@@ -4,6 +4,7 @@
 // reader on keel::pool delivering in input order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,17 @@ std::string read_chunked(std::string_view text, std::size_t chunk, ndjson_option
     return n;
   });
   return transcript(r);
+}
+
+// "[0]\n[1]\n..." up to n - 1.
+std::string numbered_lines(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) {
+    text += '[';
+    text += std::to_string(i);
+    text += "]\n";
+  }
+  return text;
 }
 
 // parallel_ndjson's records, as transcript() writes the reader's.
@@ -217,8 +229,8 @@ TEST(Ndjson, ParallelDeliversInInputOrder) {
   }
 }
 
-// The next piece is handed to the pool before a piece is consumed: a consume that waits for a
-// record of a piece beyond the first window (two pieces on one worker) sees it parsed.
+// Pieces are parsed ahead of consume: a consume that waits for a record two pieces ahead sees it
+// parsed by the worker (with a pool of one, the caller and one worker parse).
 TEST(Ndjson, ParallelParsesAheadOfConsume) {
   keel::pool::thread_pool pool(1);
   std::atomic<bool> third{false};
@@ -240,15 +252,57 @@ TEST(Ndjson, ParallelParsesAheadOfConsume) {
   EXPECT_TRUE(seen);
 }
 
+// Memory stays bounded however slow consume is: the threads hold the results of at most four
+// pieces each, plus the piece being consumed.
+TEST(Ndjson, ParallelHoldsFourPiecesPerThread) {
+  const std::string text = numbered_lines(200);
+  for (const std::size_t threads : {std::size_t{2}, std::size_t{3}}) {
+    keel::pool::thread_pool pool(threads);
+    std::atomic<std::size_t> mapped{0};
+    std::size_t consumed = 0, most_ahead = 0;
+    const ndjson_error e = parallel_ndjson(
+        pool, text, {},
+        [&](const value&, const record_info& info) {
+          mapped.fetch_add(1);
+          return info.record;
+        },
+        [&](std::size_t record, const record_info&) {
+          ASSERT_EQ(record, ++consumed);
+          // Give the workers time to run ahead as far as they may.
+          if (record % 50 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          most_ahead = std::max(most_ahead, mapped.load() - consumed);
+        },
+        nullptr, 1);  // a piece a line
+    EXPECT_FALSE(e);
+    EXPECT_EQ(consumed, 200u);
+    EXPECT_LE(most_ahead, 4 * threads) << threads << " threads";
+    EXPECT_GE(most_ahead, 2u) << "the workers never ran ahead";
+  }
+}
+
+// A bad record stops the reading while a worker that ran ahead sleeps for a free slot: it is
+// woken, and parallel_ndjson returns the error with only the records before it consumed.
+TEST(Ndjson, ParallelStopsWithAWorkerWaiting) {
+  std::string text = "[1]\n[2]\n{bad}\n";
+  for (int i = 0; i < 100; ++i) text += "[3]\n";
+  keel::pool::thread_pool pool(2);
+  std::size_t consumed = 0;
+  const ndjson_error e = parallel_ndjson(
+      pool, text, {}, [](const value&, const record_info& info) { return info.record; },
+      [&](std::size_t, const record_info&) {
+        ++consumed;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      },
+      nullptr, 1);
+  EXPECT_EQ(e.record, 3u);
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(consumed, 2u);
+}
+
 // An exception from map leaves parallel_ndjson when its record's turn comes: consume has seen
 // every record before it (those of its own piece too), in order, and none after.
 TEST(Ndjson, ParallelMapExceptionInInputOrder) {
-  std::string text;
-  for (int i = 0; i < 5000; ++i) {
-    text += '[';
-    text += std::to_string(i);
-    text += "]\n";
-  }
+  const std::string text = numbered_lines(5000);
   keel::pool::thread_pool pool(2);
   for (const std::size_t piece : {std::size_t{1}, std::size_t{700}, std::size_t{1} << 20}) {
     std::vector<std::size_t> seen;

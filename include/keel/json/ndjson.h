@@ -9,11 +9,11 @@
 //   if (r.error()) std::puts(r.error().to_string().c_str());
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -57,7 +57,7 @@ struct ndjson_options {
   // The longest record accepted (record_too_long beyond it); memory stays within about
   // chunk_size + max_record_size however large the input.
   std::size_t max_record_size = std::size_t{64} << 20;
-  // Called with each bad record that skip_bad_records skips (by parallel_ndjson on the worker
+  // Called with each bad record that skip_bad_records skips (by parallel_ndjson on the thread
   // that parsed it, so possibly from several threads at once).
   std::function<void(const ndjson_error&)> on_skip;
 };
@@ -167,11 +167,11 @@ std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
 void count_lines(std::string_view text, const ndjson_options& o, std::size_t& lines,
                  std::size_t& records) noexcept;
 
-// The lines and records before each piece of a parallel read, found by the workers: each has its
-// own piece's counts from stage 1 (run over the whole piece first, its line ends counted), then
-// adds the counts of the pieces before it back to the nearest one whose total is known,
-// counting a piece itself (count_lines) when that piece's worker has not published its counts
-// yet. No worker waits for another, and no thread makes a pass over the text of its own.
+// The lines and records before each piece of a parallel read, found by the threads that parse
+// them: each has its own piece's counts from stage 1 (run over the whole piece first, its line
+// ends counted), then adds the counts of the pieces before it back to the nearest one whose total
+// is known, counting a piece itself (count_lines) when that piece's thread has not published its
+// counts yet. No thread waits for another for this.
 class piece_counts {
  public:
   piece_counts(std::string_view text, const std::vector<std::size_t>& starts,
@@ -194,13 +194,39 @@ class piece_counts {
   const ndjson_options& o_;
   std::unique_ptr<slot[]> slots_;
 };
+
+// The turn of one result slot of parallel_ndjson: the slot holds piece i (i % window) from when
+// piece i - window was consumed (state free_for(i)) until piece i is consumed (it is parsed at
+// state done(i)). Waiting spins briefly, then sleeps on the state word; setting it wakes a
+// sleeper only when there is one.
+class slot_turn {
+ public:
+  static std::uint32_t free_for(std::size_t piece) noexcept {
+    return static_cast<std::uint32_t>(2 * piece);
+  }
+  static std::uint32_t done(std::size_t piece) noexcept {
+    return static_cast<std::uint32_t>(2 * piece + 1);
+  }
+  void reset(std::uint32_t v) noexcept { state_.store(v, std::memory_order_relaxed); }
+  bool is(std::uint32_t v) const noexcept { return state_.load(std::memory_order_acquire) == v; }
+  void set(std::uint32_t v) noexcept;
+  // Until the state is `want` (true) or `stop` is set (false).
+  bool await(std::uint32_t want, const std::atomic<bool>& stop) noexcept;
+  // After stop was set: wakes whoever waits here.
+  void interrupt() noexcept;
+
+ private:
+  std::atomic<std::uint32_t> state_{0};
+  std::atomic<std::uint32_t> waiters_{0};
+};
 }  // namespace detail
 
-// Parses the records of `text` on the pool's workers and hands each record's result to
-// `consume` in input order on the calling thread. `map(const value&, const record_info&)` runs on
-// a worker (it may not keep the value) and returns what `consume(R&&, const record_info&)`
-// receives. The text is cut at line ends into pieces of `piece_bytes`; at most two pieces per
-// worker are in flight, so memory is bounded by the results of those pieces. Returns the first
+// Parses the records of `text` on the calling thread and pool.size() - 1 of the pool's workers (at
+// least one), and hands each record's result to `consume` in input order on the calling thread.
+// `map(const value&, const record_info&)` runs on whichever of these threads parses the record
+// (it may not keep the value) and returns what `consume(R&&, const record_info&)` receives. The
+// text is cut at line ends into pieces of `piece_bytes`, taken in input order; the results of at
+// most four pieces per thread (and the one being consumed) are held at once. Returns the first
 // bad record's error (consume has then seen every record before it; likewise an exception from
 // map or consume leaves after every record before its own); skipped counts skipped
 // records under skip_bad_records. Concatenated JSON (options.concatenated) has no line ends to
@@ -226,9 +252,26 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   };
   const std::vector<std::size_t> starts = detail::split_lines(text, piece_bytes);
   const std::size_t n = starts.size();
+  if (n == 0) {
+    if (skipped) *skipped = 0;
+    return {};
+  }
   detail::piece_counts counts(text, starts, options);
-  auto run = [&text, &starts, &options, &map, &counts](std::size_t i) {
-    piece_result out;
+  // Piece i goes to slot i % window once piece i - window was consumed (detail::slot_turn).
+  const std::size_t helpers = std::min(pool.size() > 1 ? pool.size() - 1 : std::size_t{1}, n - 1);
+  const std::size_t window = 4 * (helpers + 1);
+  struct slot {
+    detail::slot_turn turn;
+    piece_result result;
+  };
+  const std::unique_ptr<slot[]> slots(new slot[window]);
+  for (std::size_t s = 0; s < window; ++s) slots[s].turn.reset(detail::slot_turn::free_for(s));
+  std::atomic<std::size_t> next{0};  // the first piece nobody has taken
+  std::atomic<bool> stop{false};
+  // Parses piece i into its slot (free: piece i - window was consumed).
+  auto work = [&](std::size_t i) {
+    piece_result& out = slots[i % window].result;
+    out = piece_result{};
     struct ctx_t {
       Map* map;
       std::vector<std::pair<R, record_info>>* items;
@@ -245,33 +288,61 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     } catch (...) {
       out.thrown = std::current_exception();
     }
-    return out;
+    slots[i % window].turn.set(detail::slot_turn::done(i));
   };
-  const std::size_t window = 2 * (pool.size() == 0 ? 1 : pool.size());
-  std::deque<pool::future<piece_result>> inflight;
-  std::size_t next = 0, total_skipped = 0;
-  auto submit_next = [&] { inflight.push_back(pool.submit(run, next++)); };
+  // A worker takes pieces in input order, each when its slot is free, until none is left or the
+  // caller stops.
+  auto helper = [&] {
+    while (!stop.load(std::memory_order_acquire)) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= n || !slots[i % window].turn.await(detail::slot_turn::free_for(i), stop)) return;
+      work(i);
+    }
+  };
+  std::vector<pool::future<void>> running;
+  // The workers refer to this frame: they end before it is left.
+  auto finish = [&] {
+    stop.store(true, std::memory_order_seq_cst);
+    for (std::size_t s = 0; s < window; ++s) slots[s].turn.interrupt();
+    for (auto& f : running) f.wait();
+  };
+  std::size_t total_skipped = 0;
   ndjson_error first;
   try {
-    while (next < n && inflight.size() < window) submit_next();
-    while (!inflight.empty()) {
-      piece_result res = inflight.front().get();
-      inflight.pop_front();
-      if (first) continue;  // after a bad record: only wait for the pieces in flight
-      // The next piece goes to the pool before this one is consumed: the workers do not wait
-      // for consume.
-      if (!res.error && !res.thrown && next < n) submit_next();
+    running.reserve(helpers);
+    for (std::size_t h = 0; h < helpers; ++h) running.push_back(pool.submit(helper));
+    for (std::size_t c = 0; c < n;) {  // c: the next piece to consume
+      slot& s = slots[c % window];
+      if (!s.turn.is(detail::slot_turn::done(c))) {
+        // Not done: the calling thread parses the next piece meanwhile, if its slot is free.
+        std::size_t i = next.load(std::memory_order_relaxed);
+        while (i < n && i < c + window &&
+               !next.compare_exchange_weak(i, i + 1, std::memory_order_relaxed)) {
+        }
+        if (i < n && i < c + window) {
+          work(i);
+        } else {
+          s.turn.await(detail::slot_turn::done(c), stop);  // taken by a worker: it is parsing it
+        }
+        continue;
+      }
+      piece_result res = std::move(s.result);
+      s.turn.set(detail::slot_turn::free_for(c + window));
+      ++c;
       for (auto& [r, info] : res.items) consume(std::move(r), std::as_const(info));
       // (map threw at the record after the last one it returned)
       if (res.thrown) std::rethrow_exception(res.thrown);
       total_skipped += res.skipped;
-      if (res.error) first = res.error;
+      if (res.error) {
+        first = res.error;
+        break;
+      }
     }
   } catch (...) {
-    // The tasks refer to this frame: let them finish before the exception leaves it.
-    for (auto& f : inflight) f.wait();
+    finish();
     throw;
   }
+  finish();
   if (skipped) *skipped = total_skipped;
   return first;
 }
