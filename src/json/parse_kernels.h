@@ -1028,9 +1028,10 @@ struct stage2 {
     ip += 2;
     if (ch(ip) != ':') return bad(ip);
     ++ip;
-    // The member's value. The most common, a short string without escapes, is copied here (as
-    // string() would): what follows it is then known to be an object's ',' or '}', without the
-    // top-level and container kind tests of after_value. Any other value goes the general way.
+    // The member's value. The most common, a short string without escapes or a small integer, is
+    // taken here (as string() or number() would): what follows it is then known to be an
+    // object's ',' or '}', without the value switch and the top-level and container kind tests
+    // of after_value. Any other value goes the general way.
     if constexpr (kMemberStringStep<I>) {
       if (ch(ip) == '"' && ip + 1 < safe) {
         recycle();
@@ -1043,6 +1044,19 @@ struct stage2 {
             (I::copy_short(buf + ip[0] + 1, sout) & ((std::uint64_t{1} << remain) - 1)) == 0) {
           string_node(sout, sout + remain, kNoEscape);
           ip += 2;
+          goto object_next;
+        }
+      } else if (I::kSimdDigits && is_digit(ch(ip)) && ip + 1 < safe) {
+        // The other common member value, a small integer (up to 15 digits, no sign, fraction
+        // or exponent), read by one vector conversion; anything else goes the general way.
+        const std::uint8_t* const p = buf + *ip;
+        std::uint64_t v = 0;
+        int k = 16;
+        if constexpr (I::kSimdDigits) k = digits16(p, v);
+        if (k < 16 && (p[0] != '0' || k == 1) && kAfterDigits.v[p[k]] == kDigitsEnd) {
+          recycle();
+          *out++ = {tag_of(type::int64, 0), v};
+          ++ip;
           goto object_next;
         }
       }

@@ -426,6 +426,71 @@ TEST_P(Parse, MemberStringValuesInEveryMode) {
   }
 }
 
+// A member's small integer value is taken right after its key (stage 2 of the vector kernel
+// sets), the general way otherwise: integers of 1 to 20 digits (the one-step read stops at 15),
+// with a leading zero, followed by what ends them or continues them as another number or an error,
+// far from and right before the end of the input, give the values, errors and offsets of the
+// scalar path in every mode.
+TEST_P(Parse, MemberIntegerValuesInEveryMode) {
+  const char* const afters[] = {"", " ", "\n", ".5", "e2", "E+1", "x", "-", "\"\"", "]", ":", "0"};
+  for (int digits = 1; digits <= 20; ++digits) {
+    for (const char lead : {'1', '0', '9'}) {
+      std::string num(static_cast<std::size_t>(digits), '0');
+      num[0] = lead;
+      for (int i = 1; i < digits; ++i) num[i] = static_cast<char>('0' + (i * 7 + digits) % 10);
+      for (const char* after : afters) {
+        for (const std::size_t tail : {std::size_t{0}, std::size_t{70}}) {
+          const std::string tok = num + after;
+          const std::string json = "{\"k\":" + tok + ",\"o\":{\"a\":" + tok + "},\"z\":[" + tok +
+                                   "]}" + std::string(tail, ' ');
+          parser ps(opt);
+          const auto r = ps.parse(json);
+          const auto ref = parse(json, parse_options{.isa = isa::scalar});
+          ASSERT_EQ(r.code(), ref.code()) << json;
+          const bool plain = *after == 0 || *after == ' ' || *after == '\n';
+          if (plain && (lead != '0' || digits == 1)) {
+            ASSERT_TRUE(r.ok()) << json << ": " << r.error().to_string();
+            if (digits <= 18) {
+              const std::int64_t want = std::stoll(num);
+              EXPECT_EQ(*(*r)["k"]->get<std::int64_t>(), want) << json;
+              EXPECT_EQ(*(*(*r)["o"])["a"]->get<std::int64_t>(), want) << json;
+            }
+          }
+          double k_value = 0;  // (r is the parser's document: the next use of ps ends it)
+          if (r.ok()) {
+            k_value = *(*r)["k"]->get<double>();
+            for (const char* key : {"k", "z"}) {
+              const value a = *(*r)[key], b = *ref->root()[key];
+              const value va = a.is_array() ? *a[0] : a, vb = b.is_array() ? *b[0] : b;
+              EXPECT_EQ(va.type(), vb.type()) << json;
+              EXPECT_EQ(*va.get<double>(), *vb.get<double>()) << json;
+            }
+            EXPECT_EQ(*(*(*r)["o"])["a"]->get<double>(), *(*ref->root()["o"])["a"]->get<double>())
+                << json;
+          } else {
+            EXPECT_EQ(r.error().offset, ref.error().offset) << json;
+          }
+          const error_code r_code = r.code();
+          const std::size_t r_offset = r.ok() ? 0 : r.error().offset;
+          const error v = ps.validate(json);
+          EXPECT_EQ(v.code, r_code) << json;
+          if (r_code != error_code::ok) {
+            EXPECT_EQ(v.offset, r_offset) << json;
+          }
+          std::string buf = json + std::string(in_place_padding, ' ');
+          const auto ip = ps.parse_in_place(buf.data(), json.size(), buf.size());
+          ASSERT_EQ(ip.code(), r_code) << json;
+          if (r_code != error_code::ok) {
+            EXPECT_EQ(ip.error().offset, r_offset) << json;
+          } else {
+            EXPECT_EQ(*(*ip)["k"]->get<double>(), k_value) << json;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(Parse, Utf8Validation) {
   EXPECT_TRUE(p("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"").ok());
   const char* bad[] = {"\"\xc0\xaf\"",          // overlong
