@@ -9,6 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "json/parse_kernels.h"
 #include "json/parse_state.h"
@@ -177,6 +180,89 @@ KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe
     remain -= I::kChunk;
   }
 }
+
+// What unescape_simple returns for a string it leaves to stage 2.
+inline constexpr std::size_t kDeclined = ~std::size_t{0};
+
+#if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+// unescape_simple's nibble lookups, each of 16 bytes repeated for the four 128-bit lanes.
+struct unescape_tables {
+  alignas(64) std::uint8_t by_lo[64] = {};
+  alignas(64) std::uint8_t by_hi[64] = {};
+  alignas(64) std::uint8_t letter[64] = {};
+  constexpr unescape_tables() {
+    // The bytes a backslash may escape here, " / \\ b f n r t, as a bit of their high nibble's
+    // group found in their low nibble's entry: 0x22 0x2f (1), 0x5c (2), 0x62 0x66 0x6e (4),
+    // 0x72 0x74 (8); the letters (groups 4 and 8) translated by (byte >> 1) & 15.
+    for (const char c : {'"', '/', '\\', 'b', 'f', 'n', 'r', 't'}) {
+      const auto u = static_cast<unsigned char>(c);
+      const std::uint8_t group = u >> 4 == 2 ? 1 : u >> 4 == 5 ? 2 : u >> 4 == 6 ? 4 : 8;
+      for (std::size_t lane = 0; lane < 64; lane += 16) {
+        by_lo[lane + (u & 15)] |= group;
+        by_hi[lane + (u >> 4)] = group;
+        if (group >= 4) letter[lane + ((u >> 1) & 15)] = kEscapeChar.v[u];
+      }
+    }
+  }
+};
+inline constexpr unescape_tables kUnescapeTables{};
+
+// The contents of a string (n bytes at src, between its quotes; whole 64-byte blocks from src
+// readable up to the closing quote's) unescaped into dst[0, length) as stage 2 unescapes them,
+// 64 bytes at a time without a branch per escape: each block's escaping backslashes found from
+// its one compare (the odd-run rule, carried across blocks), the bytes they escape checked and
+// translated by nibble lookups, the backslashes dropped by one compress, one masked store.
+// Returns the length, or kDeclined for a string with a \u escape or an escape stage 2 rejects
+// (stage 2 reads those). Writes nothing at or after dst + n.
+inline std::size_t unescape_simple(const std::uint8_t* src, std::size_t n,
+                                   std::uint8_t* dst) noexcept {
+  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
+  // (The letters among the escaped bytes are translated, the others kept.)
+  const __m512i by_lo = _mm512_load_si512(kUnescapeTables.by_lo);
+  const __m512i by_hi = _mm512_load_si512(kUnescapeTables.by_hi);
+  const __m512i letter = _mm512_load_si512(kUnescapeTables.letter);
+  const __m512i nibble = _mm512_set1_epi8(15);
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  std::size_t out = 0;
+  std::uint64_t carry = 0;  // bit 0: the block's first byte is escaped (by the last one's end)
+  for (std::size_t i = 0; i < n; i += 64) {
+    const std::size_t rem = n - i;
+    const std::uint64_t live = rem >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << rem) - 1;
+    const __m512i b = _mm512_loadu_si512(src + i);
+    std::uint64_t bs = _mm512_cmpeq_epi8_mask(b, backslash) & live;
+    if ((bs | carry) == 0) {
+      _mm512_mask_storeu_epi8(dst + out, live, b);
+      out += rem >= 64 ? 64 : rem;
+      continue;
+    }
+    bs &= ~carry;  // an escaped backslash starts no escape
+    // In a run of backslashes the first, third, ... escape the byte after them: the runs that
+    // start on an even bit (cleared by adding their first bit) escape from their even bits.
+    const std::uint64_t starts = bs & ~(bs << 1);
+    const std::uint64_t even_runs = bs & ~(bs + (starts & kEven));
+    const std::uint64_t escapers = (even_runs & kEven) | (bs & ~even_runs & ~kEven);
+    const std::uint64_t escaped = (escapers << 1) | carry;
+    // (A backslash ending the contents would escape the closing quote, which stage 1 never
+    // takes for one: declined all the same.)
+    if (escapers & ~(rem > 64 ? ~std::uint64_t{0} : live >> 1)) return kDeclined;
+    const __m512i group = _mm512_and_si512(
+        _mm512_shuffle_epi8(by_lo, _mm512_and_si512(b, nibble)),
+        _mm512_shuffle_epi8(by_hi, _mm512_and_si512(_mm512_srli_epi16(b, 4), nibble)));
+    if (_mm512_testn_epi8_mask(group, group) & escaped) return kDeclined;
+    const std::uint64_t letters = _mm512_test_epi8_mask(group, _mm512_set1_epi8(4 | 8)) & escaped;
+    const __m512i to =
+        _mm512_shuffle_epi8(letter, _mm512_and_si512(_mm512_srli_epi16(b, 1), nibble));
+    const std::uint64_t keep = live & ~escapers;
+    const __m512i packed = _mm512_maskz_compress_epi8(keep, _mm512_mask_mov_epi8(b, letters, to));
+    const auto count = static_cast<std::size_t>(std::popcount(keep));
+    _mm512_mask_storeu_epi8(
+        dst + out, count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1, packed);
+    out += count;
+    carry = escapers >> 63;
+  }
+  return out;
+}
+#endif
 
 // true, false and null by their first byte: the word as a little-endian load reads it, the mask of
 // its bytes, and its length (0: no literal starts with the byte).

@@ -70,6 +70,7 @@ bool text_cursor::start(std::string_view text) noexcept {
   view_.safe = st->idx + safe;
   value_ = k.value_at;
   skip_ = k.skip_members;
+  unescape_ = k.unescape;
   return true;
 }
 

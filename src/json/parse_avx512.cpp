@@ -21,5 +21,8 @@ const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
                                          const std::uint32_t* ip, const key_filter& f) {
   return skip_members<isa_avx512>(st, v, ip, f);
 }
+std::size_t unescape_simple_avx512(const std::uint8_t* src, std::size_t n, std::uint8_t* dst) {
+  return unescape_simple(src, n, dst);
+}
 
 }  // namespace keel::json::detail

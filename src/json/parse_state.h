@@ -121,6 +121,9 @@ using value_at_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
                                              const std::uint32_t*);
 using skip_members_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
                                                  const std::uint32_t*, const key_filter&);
+// A string's contents (n bytes at src) unescaped into dst without stage 2: the length, or
+// kDeclined (direct_kernels.h: unescape_simple).
+using unescape_fn = std::size_t (*)(const std::uint8_t* src, std::size_t n, std::uint8_t* dst);
 const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip);
 const std::uint32_t* skip_members_scalar(parse_state& st, const direct_view& v,
@@ -133,6 +136,7 @@ const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip);
 const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
                                          const std::uint32_t* ip, const key_filter& f);
+std::size_t unescape_simple_avx512(const std::uint8_t* src, std::size_t n, std::uint8_t* dst);
 #elif defined(__aarch64__)
 const std::uint32_t* value_at_neon(parse_state& st, const direct_view& v, const std::uint32_t* ip);
 const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,
@@ -147,6 +151,7 @@ struct kernel_set {
   value_at_fn value_at;          // struct mapping: one value
   skip_members_fn skip_members;  // struct mapping: a run of unknown members
   record_fn record;              // NDJSON: stage 2 of one record of a batch; nullptr: use parse
+  unescape_fn unescape;          // struct mapping: a string without stage 2; nullptr: none
 };
 kernel_set kernel_set_for(isa which) noexcept;
 

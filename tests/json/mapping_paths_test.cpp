@@ -722,6 +722,48 @@ TEST(MappingPaths, StringFieldsAroundMarkedBlocks) {
   }
 }
 
+// A string field with escapes is unescaped without stage 2 where the kernel set can (AVX-512: 64
+// bytes at a time, the escaping backslashes of a block found from one compare, the odd-run rule
+// carried across blocks): every escape, runs of backslashes, and escapes left to stage 2 (\u) or
+// rejected, at every offset of strings across the blocks' edges, padded or near the text's end.
+TEST(MappingPaths, StringFieldsUnescapedByBlocks) {
+  const std::string pad(80, ' ');
+  struct escape {
+    const char* text;
+    bool valid;
+  };
+  const escape escapes[] = {
+      {"\\n", true},         {"\\\"", true},           {"\\\\", true},
+      {"\\/", true},         {"\\b\\f\\r\\t", true},   {"\\\\\\\\", true},
+      {"\\\\\\n", true},     {"\\\\\\\\\\\"", true},   {"\\u00e9", true},
+      {"\\n\\u00e9", true},  {"\\ud83d\\ude00", true}, {"\\q", false},
+      {"\\\xc3\xa9", false}, {"\\ ", false},           {"\\u12", false},
+      {"\\U0041", false},
+  };
+  for (const std::size_t len : {0, 1, 30, 62, 63, 64, 65, 127, 128, 129, 200}) {
+    for (std::size_t at = 0; at <= len; ++at) {
+      for (const escape& e : escapes) {
+        std::string s = std::string(at, 'y') + e.text + std::string(len - at, 'z');
+        if (at % 5 == 1) s += "\\t";  // a second escape, in the same block or a later one
+        const std::string text = R"({"s":")" + s + "\"}";
+        EXPECT_EQ(same_on_both_paths<paths::text_only>(text + pad), e.valid) << text;
+        EXPECT_EQ(same_on_both_paths<paths::text_only>(text), e.valid) << text;
+      }
+    }
+  }
+  // Runs of 1-9 backslashes ending at every offset around a block's end, then a letter.
+  for (std::size_t run = 1; run < 10; ++run) {
+    for (std::size_t end = 55; end < 140; ++end) {
+      if (end < run) continue;
+      const std::string s = std::string(end - run, 'y') + std::string(run, '\\') + "n" + "tail";
+      const std::string text = R"({"s":")" + s + "\"}";
+      EXPECT_TRUE(same_on_both_paths<paths::text_only>(text + pad)) << text;
+      const std::string in_list = R"({"a":1,"s":")" + s + R"(","v":[]})";
+      EXPECT_TRUE(same_on_both_paths<paths::inner>(in_list + pad)) << in_list;
+    }
+  }
+}
+
 TEST(MappingPaths, OptionsAgree) {
   parse_options trailing;
   trailing.allow_trailing_commas = true;

@@ -502,6 +502,22 @@ class text_cursor {
     opt_.max_depth = max_depth;
     return skip_(*st_, view_, ip, f);
   }
+  // The string at ip (padded(ip)) unescaped into out by the kernel set, when it has a way to
+  // without stage 2 and the string no \u escape: true; false otherwise (out then holds anything).
+  bool unescape(const std::uint32_t* ip, std::string& out) {
+    if (unescape_ == nullptr) return false;
+    const std::size_t n = ip[1] - ip[0] - 1;  // what it unescapes to is no longer
+    if (n > out.capacity()) {
+      out.clear();
+      out.reserve(n);
+    }
+    out.resize(n);
+    const std::size_t length =
+        unescape_(view_.buf + ip[0] + 1, n, reinterpret_cast<std::uint8_t*>(out.data()));
+    if (length > n) return false;
+    out.resize(length);
+    return true;
+  }
   const parse_options& options() const noexcept { return p_.options(); }
 
  private:
@@ -512,6 +528,7 @@ class text_cursor {
   const std::uint32_t* (*value_)(parse_state&, const direct_view&, const std::uint32_t*) = nullptr;
   const std::uint32_t* (*skip_)(parse_state&, const direct_view&, const std::uint32_t*,
                                 const key_filter&) = nullptr;
+  std::size_t (*unescape_)(const std::uint8_t*, std::size_t, std::uint8_t*) = nullptr;
   direct_view view_;
   const std::uint32_t* idx_ = nullptr;
   const std::uint32_t* end_ = nullptr;
@@ -606,6 +623,11 @@ class direct_mapper {
         if (c_.plain_string(ip)) {
           const std::string_view raw = c_.raw_string(ip);
           assign_text(out, raw.data(), raw.size());
+          ip += 2;
+          return true;
+        }
+        // With escapes: unescaped straight into out where the kernel set can (no \u escape).
+        if (c_.padded(ip) && c_.unescape(ip, out)) {
           ip += 2;
           return true;
         }
