@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include <keel/cpu.h>
 #include <keel/json.h>
 #include <keel/json/mapping.h>
 
@@ -21,7 +22,8 @@ template <class Root>
 void add_model(suite& s, const context& ctx, const std::string& model, const char* file,
                std::size_t (*items_of)(const Root&)) {
   const std::string read_case = "struct/read/" + model, write_case = "struct/write/" + model;
-  if (!ctx.wants(read_case) && !ctx.wants(write_case)) return;
+  const std::string avx2_case = "struct/read/avx2/" + model;
+  if (!ctx.wants(read_case) && !ctx.wants(write_case) && !ctx.wants(avx2_case)) return;
   auto text = std::make_shared<const std::string>(json_docs::read_text(ctx.corpus / "json" / file));
   if (text->empty()) {
     s.unmeasured(read_case, "keel", std::string("missing corpus file json/") + file);
@@ -35,9 +37,9 @@ void add_model(suite& s, const context& ctx, const std::string& model, const cha
   }
   const std::uint64_t want = checksum(*root);
   const std::size_t items = items_of(*root);
-  auto od = prepare_ondemand(*text);
+  auto od = native::prepare_ondemand(*text);
   Root check;
-  const bool od_ok = read_ondemand(*od, check) && checksum(check) == want;
+  const bool od_ok = native::read_ondemand(*od, check) && checksum(check) == want;
 
   s.add(
       read_case, "keel",
@@ -56,7 +58,7 @@ void add_model(suite& s, const context& ctx, const std::string& model, const cha
         [od](benchmark::State& st) {
           Root r;
           for (auto _ : st) {
-            if (!read_ondemand(*od, r)) st.SkipWithError("read failed");
+            if (!native::read_ondemand(*od, r)) st.SkipWithError("read failed");
             benchmark::DoNotOptimize(&r);
           }
         },
@@ -81,6 +83,38 @@ void add_model(suite& s, const context& ctx, const std::string& model, const cha
           }
         },
         text->size(), items);
+  }
+
+  // The AVX2 paths: keel's AVX2 kernels forced, On-Demand built for simdjson's haswell kernel.
+  if (keel::isa_supported(keel::isa::avx2)) {
+    json::parse_options avx2;
+    avx2.isa = keel::isa::avx2;
+    s.add(
+        avx2_case, "keel",
+        [text, avx2](benchmark::State& st) {
+          Root r;
+          json::parser p(avx2);
+          for (auto _ : st) {
+            if (json::from_json(p, *text, r)) st.SkipWithError("read failed");
+            benchmark::DoNotOptimize(&r);
+          }
+        },
+        text->size(), items);
+    auto od_haswell = haswell::prepare_ondemand(*text);
+    if (haswell::read_ondemand(*od_haswell, check) && checksum(check) == want) {
+      s.add(
+          avx2_case, "simdjson-ondemand",
+          [od_haswell](benchmark::State& st) {
+            Root r;
+            for (auto _ : st) {
+              if (!haswell::read_ondemand(*od_haswell, r)) st.SkipWithError("read failed");
+              benchmark::DoNotOptimize(&r);
+            }
+          },
+          text->size(), items);
+    } else {
+      s.unmeasured(avx2_case, "simdjson-ondemand", "read different values");
+    }
   }
 
   const std::size_t out_size = json::to_json(*root)->size();
@@ -132,7 +166,9 @@ KEEL_BENCH_SUITE(json,
       "as empty std::optional, left out when written); keel reads straight from the text (a reused "
       "parser: stage 1, then the positions walked into the struct; every skipped value still "
       "validated as a parse does) and writes text straight from the struct; simdjson 4.6.1 "
-      "On-Demand with fields looked up in document order (values it skips are not validated); "
+      "On-Demand with fields looked up in document order (values it skips are not validated), "
+      "built for this CPU (its icelake kernel on AVX-512); struct/read/avx2/*: keel's AVX2 kernels "
+      "forced beside On-Demand built with -march=haswell (its haswell kernel); "
       "RapidJSON Document + copy out, Writer<StringBuffer>; nlohmann from_json/to_json; every "
       "reader reads into the same struct each time: keel, On-Demand and RapidJSON read over its "
       "vectors' elements and its maps' entries in place (their strings keep their storage), "

@@ -142,7 +142,7 @@ inline std::uint64_t checksum(const ct_root& r) {
   return s;
 }
 
-// Peers (peer_struct.cpp: RapidJSON and nlohmann::json; peer_struct_ondemand.cpp: simdjson
+// Peers (peer_struct.cpp: RapidJSON and nlohmann::json; struct_ondemand_reader.h: simdjson
 // On-Demand), one overload per model. Each read returns false on failure; each write returns the
 // text's size and writes what keel writes (empty optionals left out).
 bool read_rapidjson(const std::string& text, tw_root& out);
@@ -153,10 +153,19 @@ bool read_rapidjson(const std::string& text, ct_root& out);
 std::size_t write_rapidjson(const ct_root& r, std::string& out);
 bool read_nlohmann(const std::string& text, ct_root& out);
 std::size_t write_nlohmann(const ct_root& r, std::string& out);
-// simdjson needs its padding: `padded` is a copy made once with prepare_ondemand.
+// simdjson needs its padding: `padded` is a copy made once with prepare_ondemand. Two builds:
+// native (for this CPU: simdjson's icelake kernel on AVX-512) and haswell (its AVX2 kernel).
+namespace native {
 struct ondemand_input;
 std::shared_ptr<ondemand_input> prepare_ondemand(const std::string& text);
 bool read_ondemand(ondemand_input& in, tw_root& out);
 bool read_ondemand(ondemand_input& in, ct_root& out);
+}  // namespace native
+namespace haswell {
+struct ondemand_input;
+std::shared_ptr<ondemand_input> prepare_ondemand(const std::string& text);
+bool read_ondemand(ondemand_input& in, tw_root& out);
+bool read_ondemand(ondemand_input& in, ct_root& out);
+}  // namespace haswell
 
 }  // namespace keel::bench::model
