@@ -37,6 +37,15 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     return bits(_mm256_cmpeq_epi8(_mm256_min_epu8(b.lo, k), b.lo),
                 _mm256_cmpeq_epi8(_mm256_min_epu8(b.hi, k), b.hi));
   }
+  // Control characters and non-ASCII bytes: one signed compare with 0x20 a register (bytes
+  // 0x80-0xff are negative), where control() takes two. Stage 1 tests this in the block's fast
+  // path and takes the non-ASCII bytes out in its slow path. The constant goes through an empty
+  // asm: otherwise GCC rewrites 0x20 > b as b <= 0x1f and compares by min and equality again.
+  static std::uint64_t control_or_high(const block& b) noexcept {
+    __m256i k = _mm256_set1_epi8(0x20);
+    asm("" : "+x"(k));
+    return bits(_mm256_cmpgt_epi8(k, b.lo), _mm256_cmpgt_epi8(k, b.hi));
+  }
   static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
   // Nonzero when the block has a non-ASCII byte (one mask move, not the positions of high()).
   static std::uint64_t any_high(const block& b) noexcept {
@@ -106,6 +115,8 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     }
     out = o + cnt;
   }
+  // Stage 1 takes two blocks a step (parse_kernels.h).
+  static constexpr bool kBlockPairs = true;
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
     const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
     return static_cast<std::uint64_t>(

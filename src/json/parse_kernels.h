@@ -109,8 +109,14 @@ struct stage1 {
     const std::uint64_t q = I::eq(b, '"');
     // Control bytes moved to a general register at once (the empty asm): otherwise GCC folds the
     // in-string mask into a masked compare, which puts the compare, and the branch below, behind
-    // the carry-less multiply.
-    std::uint64_t ctrl = I::control(b);
+    // the carry-less multiply. Where the ISA has control_or_high, non-ASCII bytes are in the mask
+    // too (such a block goes to slow() anyway, which takes them out).
+    std::uint64_t ctrl;
+    if constexpr (requires { I::control_or_high(b); }) {
+      ctrl = I::control_or_high(b);
+    } else {
+      ctrl = I::control(b);
+    }
     asm("" : "+r"(ctrl));
     const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs, base) : 0;
     const std::uint64_t quotes = q & ~escaped;
@@ -170,6 +176,9 @@ struct stage1 {
                         std::uint32_t*& out, std::uint64_t hi, std::uint64_t bad_ctrl) noexcept {
     // UTF-8 and control characters; when a block has both errors the earlier one is reported.
     std::size_t bad_utf8 = kNone;
+    if constexpr (requires { I::control_or_high(b); }) {
+      if (hi != 0) bad_ctrl &= ~I::high(b);  // the non-ASCII bytes of control_or_high
+    }
     if (st.opt->allow_invalid_utf8) hi = 0;
     if constexpr (I::kVectorUtf8) {
       // After an ASCII block the checker's state is all zeros: a run of ASCII blocks needs
@@ -287,10 +296,33 @@ struct stage1 {
     const std::size_t full = st.len & ~std::size_t{63};
     bool ok = true;
     std::size_t base = 0;
-    for (; base < full; base += 64) {
-      if (!block(st, buf + base, base, out)) {
-        ok = false;
-        break;
+    if constexpr (requires { requires I::kBlockPairs; }) {
+      // Two blocks a step (the ISA's choice, kBlockPairs): each has its own copy of the branches
+      // (positions, escapes, UTF-8), and the loop's own work is halved.
+      for (; base + 128 <= full; base += 128) {
+        if (!block(st, buf + base, base, out)) {
+          ok = false;
+          break;
+        }
+        if (!block(st, buf + base + 64, base + 64, out)) {
+          ok = false;
+          base += 64;
+          break;
+        }
+      }
+      if (ok && base < full) {
+        if (block(st, buf + base, base, out)) {
+          base += 64;
+        } else {
+          ok = false;
+        }
+      }
+    } else {
+      for (; base < full; base += 64) {
+        if (!block(st, buf + base, base, out)) {
+          ok = false;
+          break;
+        }
       }
     }
     std::size_t last = base - 64;  // the block whose positions are pending

@@ -559,6 +559,38 @@ TEST_P(Parse, Utf8ErrorAtEveryPosition) {
   }
 }
 
+// The AVX2 set finds control characters and non-ASCII bytes with one compare and takes the
+// non-ASCII bytes out only in blocks that have some: a control character at every offset (but a
+// continuation byte's) of strings full of non-ASCII text (valid, or invalid with
+// allow_invalid_utf8) is reported there, and the text without it is accepted, its non-ASCII
+// bytes never taken for control characters (bytes 0x80-0xff, 0x7f and the space beside them).
+TEST_P(Parse, ControlCharacterAmongNonAscii) {
+  const std::string text = "\xc3\xa9\x7f \xe2\x82\xac\xf0\x9f\x98\x80\xc2\x80\xef\xbf\xbf\xdf\xbf";
+  const std::string junk = "\xff\x80\xfe \xc3\x7f\xf8";
+  for (const std::string& fill : {text, junk}) {
+    opt.allow_invalid_utf8 = fill == junk;
+    std::string body;
+    while (body.size() < 200) body += fill;
+    std::string ok = "[\"" + body + "\",\"" + body + "\"]";
+    auto r = p(ok);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_EQ(*r->root()[1].get<std::string_view>(), body);
+    for (std::size_t at = 2; at < ok.size() - 2; ++at) {
+      if (ok[at] == '"' || ok[at] == ',') continue;
+      // (In valid text, not a continuation byte: its sequence would be the earlier error.)
+      const auto byte = static_cast<unsigned char>(ok[at]);
+      if (!opt.allow_invalid_utf8 && byte >= 0x80 && byte < 0xc0) continue;
+      for (char c : {'\x01', '\x1f', '\n', '\t'}) {
+        std::string s = ok;
+        s[at] = c;
+        auto e = p(s);
+        ASSERT_EQ(e.code(), error_code::control_character) << at;
+        EXPECT_EQ(e.error().offset, at);
+      }
+    }
+  }
+}
+
 // The vector UTF-8 check's error is tested at a control character and at the end of the input,
 // not after each block: an invalid sequence many blocks before a later error of any kind (a
 // second invalid sequence, a control character, a grammar error, an unterminated string, a cut
