@@ -1060,10 +1060,10 @@ struct stage2 {
     ip += 2;
     if (ch(ip) != ':') return bad(ip);
     ++ip;
-    // The member's value. The most common, a short string without escapes or a small integer, is
-    // taken here (as string() or number() would): what follows it is then known to be an
-    // object's ',' or '}', without the value switch and the top-level and container kind tests
-    // of after_value. Any other value goes the general way.
+    // The member's value. The most common, a short string without escapes, a small integer or a
+    // literal, is taken here (as string() or scalar() would): what follows it is then known to
+    // be an object's ',' or '}', without the value switch and the top-level and container kind
+    // tests of after_value. Any other value goes the general way.
     if constexpr (kMemberStringStep<I>) {
       if (ch(ip) == '"' && ip + 1 < safe) {
         recycle();
@@ -1088,6 +1088,30 @@ struct stage2 {
         if (k < 16 && (p[0] != '0' || k == 1) && kAfterDigits.v[p[k]] == kDigitsEnd) {
           recycle();
           *out++ = {tag_of(type::int64, 0), v};
+          ++ip;
+          goto object_next;
+        }
+      } else if (static_cast<std::uint8_t>(ch(ip) - 'f') <= 't' - 'f' && ip + 1 < safe) {
+        // true, false or null: one compare of their bytes, then the byte after them.
+        const std::uint8_t* const p = buf + *ip;
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        const auto w4 = static_cast<std::uint32_t>(w);
+        node lit;
+        std::size_t wl = 4;
+        if (w4 == 0x65757274) {  // "true" (little-endian, as every vector kernel set)
+          lit = {tag_of(type::boolean, 0), 1};
+        } else if (w4 == 0x6c6c756e) {  // "null"
+          lit = {tag_of(type::null, 0), 0};
+        } else if ((w & 0xffffffffffULL) == 0x65736c6166ULL) {  // "false"
+          lit = {tag_of(type::boolean, 0), 0};
+          wl = 5;
+        } else {
+          goto value;
+        }
+        if (!kTokenChar.t[p[wl]]) {
+          recycle();
+          *out++ = lit;
           ++ip;
           goto object_next;
         }

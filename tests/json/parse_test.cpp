@@ -426,11 +426,63 @@ TEST_P(Parse, MemberStringValuesInEveryMode) {
   }
 }
 
+// The value at key (or the first element of the array there) of two documents: same type and
+// value.
+void expect_same_value(const value& a, const value& b, const char* key, const std::string& json) {
+  const value x = *a[key], y = *b[key];
+  const value vx = x.is_array() ? *x[0] : x, vy = y.is_array() ? *y[0] : y;
+  ASSERT_EQ(vx.type(), vy.type()) << json;
+  if (vx.is_bool()) {
+    EXPECT_EQ(*vx.get<bool>(), *vy.get<bool>()) << json;
+  } else if (!vx.is_null()) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(*vx.get<double>()),
+              std::bit_cast<std::uint64_t>(*vy.get<double>()))
+        << json;
+  }
+}
+
+// tok as a member's value at the top, nested, and as an array element, far from and right before
+// the end of the input: the values, errors and offsets of the scalar path in parse, validate and
+// parse_in_place. Returns the documents of the two tails (empty results where the parse failed).
+std::vector<result<document>> expect_member_value_as_scalar(const parse_options& opt,
+                                                            const std::string& tok) {
+  std::vector<result<document>> docs;
+  for (const std::size_t tail : {std::size_t{0}, std::size_t{70}}) {
+    const std::string json = "{\"k\":" + tok + ",\"o\":{\"a\":" + tok + "},\"z\":[" + tok + "]}" +
+                             std::string(tail, ' ');
+    parse_options scalar_opt = opt;
+    scalar_opt.isa = isa::scalar;
+    const auto ref = parse(json, scalar_opt);
+    auto r = parse(json, opt);
+    EXPECT_EQ(r.code(), ref.code()) << json;
+    if (r.ok() && ref.ok()) {
+      for (const char* key : {"k", "z"}) expect_same_value(r->root(), ref->root(), key, json);
+      expect_same_value(*r->root()["o"], *ref->root()["o"], "a", json);
+    } else if (!r.ok() && !ref.ok()) {
+      EXPECT_EQ(r.error().offset, ref.error().offset) << json;
+    }
+    parser ps(opt);
+    const error v = ps.validate(json);
+    EXPECT_EQ(v.code, ref.code()) << json;
+    if (!ref.ok()) {
+      EXPECT_EQ(v.offset, ref.error().offset) << json;
+    }
+    std::string buf = json + std::string(in_place_padding, ' ');
+    const auto ip = ps.parse_in_place(buf.data(), json.size(), buf.size());
+    EXPECT_EQ(ip.code(), ref.code()) << json;
+    if (!ip.ok() && !ref.ok()) {
+      EXPECT_EQ(ip.error().offset, ref.error().offset) << json;
+    } else if (ip.ok() && ref.ok()) {
+      EXPECT_EQ((*ip)["k"]->type(), ref->root()["k"]->type()) << json;
+    }
+    docs.push_back(std::move(r));
+  }
+  return docs;
+}
+
 // A member's small integer value is taken right after its key (stage 2 of the vector kernel
 // sets), the general way otherwise: integers of 1 to 20 digits (the one-step read stops at 15),
-// with a leading zero, followed by what ends them or continues them as another number or an error,
-// far from and right before the end of the input, give the values, errors and offsets of the
-// scalar path in every mode.
+// with a leading zero, followed by what ends them or continues them as another number or an error.
 TEST_P(Parse, MemberIntegerValuesInEveryMode) {
   const char* const afters[] = {"", " ", "\n", ".5", "e2", "E+1", "x", "-", "\"\"", "]", ":", "0"};
   for (int digits = 1; digits <= 20; ++digits) {
@@ -439,51 +491,40 @@ TEST_P(Parse, MemberIntegerValuesInEveryMode) {
       num[0] = lead;
       for (int i = 1; i < digits; ++i) num[i] = static_cast<char>('0' + (i * 7 + digits) % 10);
       for (const char* after : afters) {
-        for (const std::size_t tail : {std::size_t{0}, std::size_t{70}}) {
-          const std::string tok = num + after;
-          const std::string json = "{\"k\":" + tok + ",\"o\":{\"a\":" + tok + "},\"z\":[" + tok +
-                                   "]}" + std::string(tail, ' ');
-          parser ps(opt);
-          const auto r = ps.parse(json);
-          const auto ref = parse(json, parse_options{.isa = isa::scalar});
-          ASSERT_EQ(r.code(), ref.code()) << json;
-          const bool plain = *after == 0 || *after == ' ' || *after == '\n';
-          if (plain && (lead != '0' || digits == 1)) {
-            ASSERT_TRUE(r.ok()) << json << ": " << r.error().to_string();
-            if (digits <= 18) {
-              const std::int64_t want = std::stoll(num);
-              EXPECT_EQ(*(*r)["k"]->get<std::int64_t>(), want) << json;
-              EXPECT_EQ(*(*(*r)["o"])["a"]->get<std::int64_t>(), want) << json;
-            }
+        const bool plain = *after == 0 || *after == ' ' || *after == '\n';
+        for (const auto& r : expect_member_value_as_scalar(opt, num + after)) {
+          if (!plain || (lead == '0' && digits > 1)) continue;
+          ASSERT_TRUE(r.ok()) << num << ": " << r.error().to_string();
+          if (digits <= 18) {
+            EXPECT_EQ(*r->root()["k"]->get<std::int64_t>(), std::stoll(num)) << num;
+            EXPECT_EQ(*(*r->root()["o"])["a"]->get<std::int64_t>(), std::stoll(num)) << num;
           }
-          double k_value = 0;  // (r is the parser's document: the next use of ps ends it)
-          if (r.ok()) {
-            k_value = *(*r)["k"]->get<double>();
-            for (const char* key : {"k", "z"}) {
-              const value a = *(*r)[key], b = *ref->root()[key];
-              const value va = a.is_array() ? *a[0] : a, vb = b.is_array() ? *b[0] : b;
-              EXPECT_EQ(va.type(), vb.type()) << json;
-              EXPECT_EQ(*va.get<double>(), *vb.get<double>()) << json;
-            }
-            EXPECT_EQ(*(*(*r)["o"])["a"]->get<double>(), *(*ref->root()["o"])["a"]->get<double>())
-                << json;
-          } else {
-            EXPECT_EQ(r.error().offset, ref.error().offset) << json;
-          }
-          const error_code r_code = r.code();
-          const std::size_t r_offset = r.ok() ? 0 : r.error().offset;
-          const error v = ps.validate(json);
-          EXPECT_EQ(v.code, r_code) << json;
-          if (r_code != error_code::ok) {
-            EXPECT_EQ(v.offset, r_offset) << json;
-          }
-          std::string buf = json + std::string(in_place_padding, ' ');
-          const auto ip = ps.parse_in_place(buf.data(), json.size(), buf.size());
-          ASSERT_EQ(ip.code(), r_code) << json;
-          if (r_code != error_code::ok) {
-            EXPECT_EQ(ip.error().offset, r_offset) << json;
-          } else {
-            EXPECT_EQ(*(*ip)["k"]->get<double>(), k_value) << json;
+        }
+      }
+    }
+  }
+}
+
+// Likewise true, false and null (one compare of their bytes), and words that only start like
+// them, followed by what ends a token or continues it.
+TEST_P(Parse, MemberLiteralValuesInEveryMode) {
+  const char* const words[] = {"true", "false", "null",  "tru",  "fals", "nul", "t",   "f",
+                               "n",    "truE",  "fAlse", "nulL", "g",    "s",   "NaN", "Infinity"};
+  const char* const afters[] = {"", " ", "\n", "e", "x", "0", "-", "\"\"", ":", "]", "true"};
+  for (const bool nan_inf : {false, true}) {
+    opt.allow_nan_inf = nan_inf;
+    for (const char* word : words) {
+      for (const char* after : afters) {
+        const std::string w = word;
+        const bool plain = *after == 0 || *after == ' ' || *after == '\n';
+        const bool literal = w == "true" || w == "false" || w == "null";
+        for (const auto& r : expect_member_value_as_scalar(opt, w + after)) {
+          if (!plain || !literal) continue;
+          ASSERT_TRUE(r.ok()) << w << ": " << r.error().to_string();
+          const value k = *r->root()["k"];
+          EXPECT_EQ(k.is_null(), w == "null") << w;
+          if (w != "null") {
+            EXPECT_EQ(*k.get<bool>(), w == "true") << w;
           }
         }
       }
