@@ -47,6 +47,8 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   thread_local line_batch batch;
   p.options() = o.parse;
   p.options().stop_after_first = false;
+  // Read once: the options live with the caller, whose thread may write next to them.
+  const std::size_t max_record_size = o.max_record_size;
   const std::size_t base = starts[i];
   const std::string_view text =
       all.substr(base, (i + 1 < starts.size() ? starts[i + 1] : all.size()) - base);
@@ -54,7 +56,7 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   batch.reset();
   batch.set_limit(text.size());
   std::size_t own[2] = {0, 0}, line = 0, record = 0;
-  const bool counted = batch.count_all(p, text, o.max_record_size, own[0], own[1]);
+  const bool counted = batch.count_all(p, text, max_record_size, own[0], own[1]);
   counts.before(i, counted ? own : nullptr, line, record);
   // The results of the piece grow once, not by doubling.
   if (counted) reserve(ctx, own[1]);
@@ -74,16 +76,16 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
     std::size_t len = 0;
     json::error pe;
     // The common record first (line_batch::common_record), else the general steps.
-    if (!batch.common_record(p, doc, text.data() + at, o.max_record_size, len, pe)) {
+    if (!batch.common_record(p, doc, text.data() + at, max_record_size, len, pe)) {
       const std::size_t nl = find_newline(text, at);
       len = (nl == std::string_view::npos ? text.size() : nl) - at;
       // The size first (as the streaming reader, which meets it before the line's end).
-      if (len <= o.max_record_size && blank(text.substr(at, len))) {
+      if (len <= max_record_size && blank(text.substr(at, len))) {
         pos = at + len + 1;
         ++line;
         continue;
       }
-      if (len > o.max_record_size) {
+      if (len > max_record_size) {
         pos = at + len + 1;
         if (bad({error_code::record_too_long, ++record, ++line, 1, base + at})) return stop;
         continue;
