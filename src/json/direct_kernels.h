@@ -104,6 +104,57 @@ inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
   }
 }
 
+// The nibble lookups of simple_escapes and unescape_simple, each of 16 bytes repeated for the
+// four 128-bit lanes.
+struct unescape_tables {
+  alignas(64) std::uint8_t by_lo[64] = {};
+  alignas(64) std::uint8_t by_hi[64] = {};
+  alignas(64) std::uint8_t letter[64] = {};
+  constexpr unescape_tables() {
+    // The bytes a backslash may escape here, " / \\ b f n r t, as a bit of their high nibble's
+    // group found in their low nibble's entry: 0x22 0x2f (1), 0x5c (2), 0x62 0x66 0x6e (4),
+    // 0x72 0x74 (8); the letters (groups 4 and 8) translated by (byte >> 1) & 15.
+    for (const char c : {'"', '/', '\\', 'b', 'f', 'n', 'r', 't'}) {
+      const auto u = static_cast<unsigned char>(c);
+      const std::uint8_t group = u >> 4 == 2 ? 1 : u >> 4 == 5 ? 2 : u >> 4 == 6 ? 4 : 8;
+      for (std::size_t lane = 0; lane < 64; lane += 16) {
+        by_lo[lane + (u & 15)] |= group;
+        by_hi[lane + (u >> 4)] = group;
+        if (group >= 4) letter[lane + ((u >> 1) & 15)] = kEscapeChar.v[u];
+      }
+    }
+  }
+};
+inline constexpr unescape_tables kUnescapeTables{};
+
+#if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+enum class simple_verdict : std::uint8_t { valid, invalid, scalar };
+// The escapes of the 64-byte block b whose backslashes (those that count: none before the
+// block's first escape, which no byte before it escapes) are m, its bytes from `live` on outside
+// the text: valid when every backslash starts an escape of one character stage 2 accepts
+// (" \\ / b f n r t; in a run of them the first, third, ... escape the byte after them), invalid
+// when one escapes another byte or the end of the text, scalar when the block holds a \u escape
+// or its last byte starts an escape (escape_run decides those).
+inline simple_verdict simple_escapes(__m512i b, std::uint64_t m, std::uint64_t live) noexcept {
+  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
+  const std::uint64_t starts = m & ~(m << 1);
+  const std::uint64_t even_runs = m & ~(m + (starts & kEven));
+  const std::uint64_t escapers = (even_runs & kEven) | (m & ~even_runs & ~kEven);
+  if (escapers >> 63) return simple_verdict::scalar;
+  const std::uint64_t escaped = escapers << 1;
+  if (escaped & ~live) return simple_verdict::invalid;
+  if (_mm512_mask_cmpeq_epi8_mask(escaped, b, _mm512_set1_epi8('u')) != 0)
+    return simple_verdict::scalar;
+  const __m512i nibble = _mm512_set1_epi8(15);
+  const __m512i group = _mm512_and_si512(
+      _mm512_shuffle_epi8(_mm512_load_si512(kUnescapeTables.by_lo), _mm512_and_si512(b, nibble)),
+      _mm512_shuffle_epi8(_mm512_load_si512(kUnescapeTables.by_hi),
+                          _mm512_and_si512(_mm512_srli_epi16(b, 4), nibble)));
+  return _mm512_mask_testn_epi8_mask(escaped, group, group) != 0 ? simple_verdict::invalid
+                                                                 : simple_verdict::valid;
+}
+#endif
+
 // escapes_valid over buf[from, to) with the backslashes found by I's compare, inline (a memchr
 // call per run of skipped members cost more than the scan), in the 64-byte blocks stage 1 marked
 // as holding one (map, when not nullptr: the text is not read again where it has none), else in
@@ -133,9 +184,20 @@ KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* buf, const std::uint64
         }
       }
       std::uint64_t m = I::eq(I::load(buf + start), '\\') & (~std::uint64_t{0} << (off - start));
-      if (to - start < 64) m &= (std::uint64_t{1} << (to - start)) - 1;
-      // Each run of escapes of the block in turn, from the one compare.
+      const std::uint64_t live =
+          to - start < 64 ? (std::uint64_t{1} << (to - start)) - 1 : ~std::uint64_t{0};
+      m &= live;
       off = start + 64;
+#if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+      // One-character escapes all checked at once; a \u escape, or one that crosses into the
+      // next block, by escape_run.
+      if (m != 0) {
+        const simple_verdict verdict = simple_escapes(_mm512_loadu_si512(buf + start), m, live);
+        if (verdict == simple_verdict::valid) continue;
+        if (verdict == simple_verdict::invalid) return false;
+      }
+#endif
+      // Each run of escapes of the block in turn, from the one compare.
       while (m != 0) {
         const std::uint8_t* p = escape_run(buf + start + std::countr_zero(m), buf + to);
         if (p == nullptr) return false;
@@ -185,27 +247,6 @@ KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe
 inline constexpr std::size_t kDeclined = ~std::size_t{0};
 
 #if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-// unescape_simple's nibble lookups, each of 16 bytes repeated for the four 128-bit lanes.
-struct unescape_tables {
-  alignas(64) std::uint8_t by_lo[64] = {};
-  alignas(64) std::uint8_t by_hi[64] = {};
-  alignas(64) std::uint8_t letter[64] = {};
-  constexpr unescape_tables() {
-    // The bytes a backslash may escape here, " / \\ b f n r t, as a bit of their high nibble's
-    // group found in their low nibble's entry: 0x22 0x2f (1), 0x5c (2), 0x62 0x66 0x6e (4),
-    // 0x72 0x74 (8); the letters (groups 4 and 8) translated by (byte >> 1) & 15.
-    for (const char c : {'"', '/', '\\', 'b', 'f', 'n', 'r', 't'}) {
-      const auto u = static_cast<unsigned char>(c);
-      const std::uint8_t group = u >> 4 == 2 ? 1 : u >> 4 == 5 ? 2 : u >> 4 == 6 ? 4 : 8;
-      for (std::size_t lane = 0; lane < 64; lane += 16) {
-        by_lo[lane + (u & 15)] |= group;
-        by_hi[lane + (u >> 4)] = group;
-        if (group >= 4) letter[lane + ((u >> 1) & 15)] = kEscapeChar.v[u];
-      }
-    }
-  }
-};
-inline constexpr unescape_tables kUnescapeTables{};
 
 // The contents of a string (n bytes at src, between its quotes; whole 64-byte blocks from src
 // readable up to the closing quote's) unescaped into dst[0, length) as stage 2 unescapes them,
