@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "keel/json.h"
 #include "test_util.h"
@@ -199,6 +200,131 @@ TEST_P(Differential, MutatedDocumentsSameVerdict) {
     rejected += !r.ok();
   }
   EXPECT_GT(rejected, 1000);
+}
+
+// Strings dense in escapes (\uXXXX of every UTF-8 length in either case, surrogate pairs, every
+// one-character escape) mixed with plain ASCII and UTF-8 bytes, long enough for the block decoders
+// and at every offset from the end of the input: decoded as a reference decoder does, and with a
+// bad escape put anywhere, the same error and offset as the scalar path.
+class escape_gen {
+ public:
+  explicit escape_gen(std::uint64_t seed) : rng_(seed) {}
+
+  // Appends one item to `text` (JSON source) and its decoded bytes to `want`.
+  void item(std::string& text, std::string& want) {
+    const auto hex4 = [&](unsigned u) {
+      static const char* const digits[2] = {"0123456789abcdef", "0123456789ABCDEF"};
+      const char* d = digits[rng_() % 2];
+      text += "\\u";
+      for (int sh = 12; sh >= 0; sh -= 4) text += d[(u >> sh) & 15];
+    };
+    const auto utf8 = [&](unsigned cp) { want += keel::json::test::utf8_of(cp); };
+    switch (rng_() % 10) {
+      case 0:
+      case 1: {  // a pair, edges of the ranges included
+        const unsigned cp = rng_() % 4 == 0 ? (rng_() % 2 ? 0x10000u : 0x10ffffu)
+                                            : 0x10000u + static_cast<unsigned>(rng_() % 0x100000);
+        hex4(0xd800 + ((cp - 0x10000) >> 10));
+        hex4(0xdc00 + ((cp - 0x10000) & 0x3ff));
+        utf8(cp);
+        break;
+      }
+      case 2: {  // a one-character escape
+        static const char from[] = "\"\\/bfnrt";
+        static const char to[] = "\"\\/\b\f\n\r\t";
+        const auto k = rng_() % 8;
+        text += '\\';
+        text += from[k];
+        want += to[k];
+        break;
+      }
+      case 3: {  // plain bytes
+        const char c = static_cast<char>('a' + rng_() % 26);
+        text += c;
+        want += c;
+        if (rng_() % 4 == 0) {
+          text += "\xc3\xa9";
+          want += "\xc3\xa9";
+        }
+        break;
+      }
+      default: {  // a BMP code point: 1, 2 or 3 UTF-8 bytes, boundaries included
+        static const unsigned edges[] = {0, 1, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xffff};
+        unsigned cp;
+        switch (rng_() % 4) {
+          case 0:
+            cp = edges[rng_() % std::size(edges)];
+            break;
+          case 1:
+            cp = static_cast<unsigned>(rng_() % 0x80);
+            break;
+          case 2:
+            cp = 0x80 + static_cast<unsigned>(rng_() % 0x780);
+            break;
+          default:
+            cp = 0x800 + static_cast<unsigned>(rng_() % 0xf7ff);
+            if (cp >= 0xd800 && cp < 0xe000) cp += 0x800;
+        }
+        hex4(cp);
+        utf8(cp);
+      }
+    }
+  }
+
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+TEST_P(Differential, EscapeRunsSameOnEveryPath) {
+  escape_gen g(7);
+  parser p;
+  p.options().isa = GetParam();
+  parser ref;
+  ref.options().isa = isa::scalar;
+  for (int i = 0; i < 3000; ++i) {
+    // An array of strings, the last ones within a few bytes of the end of the input.
+    std::string text = "[";
+    std::vector<std::string> want;
+    const int strings = 1 + static_cast<int>(g.rng()() % 4);
+    for (int k = 0; k < strings; ++k) {
+      if (k) text += ',';
+      text += '"';
+      std::string w;
+      const int items = static_cast<int>(g.rng()() % 60);
+      for (int j = 0; j < items; ++j) g.item(text, w);
+      text += '"';
+      want.push_back(std::move(w));
+    }
+    text += std::string(g.rng()() % 3, ' ');
+    text += ']';
+    auto r = p.parse(text);
+    ASSERT_TRUE(r.ok()) << text << "\n" << r.error().to_string();
+    ASSERT_EQ(r->size(), want.size());
+    std::size_t k = 0;
+    for (const value e : r->elements()) ASSERT_EQ(*e.get<std::string_view>(), want[k++]) << text;
+
+    // One byte of it changed (in an escape most of the time): the verdict, error and offset of
+    // the scalar path.
+    for (int m = 0; m < 4; ++m) {
+      std::string bad = text;
+      std::size_t at = g.rng()() % bad.size();
+      const auto bs = bad.find('\\', at);
+      if (bs != std::string::npos && g.rng()() % 4 != 0) at = bs + 1 + g.rng()() % 11;
+      if (at >= bad.size()) continue;
+      static const char kBytes[] = "\\u\"gGxdDcC89aAbBfF0 /n";
+      bad[at] = kBytes[g.rng()() % (sizeof kBytes - 1)];
+      auto a = p.parse(bad);
+      auto b = ref.parse(bad);
+      ASSERT_EQ(a.ok(), b.ok()) << bad;
+      if (!a.ok()) {
+        ASSERT_EQ(a.error(), b.error()) << bad;
+      } else {
+        ASSERT_EQ(write(*a).value(), write(*b).value()) << bad;
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, Differential, ::testing::ValuesIn(keel::all_isas),

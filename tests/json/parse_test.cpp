@@ -269,25 +269,7 @@ TEST_P(Parse, EscapeRunsDecode) {
     std::snprintf(b, sizeof b, upper ? "%04X" : "%04x", v);
     return std::string(b);
   };
-  const auto utf8 = [](std::uint32_t cp) {
-    std::string o;
-    if (cp < 0x80) {
-      o += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      o += static_cast<char>(0xc0 | (cp >> 6));
-      o += static_cast<char>(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      o += static_cast<char>(0xe0 | (cp >> 12));
-      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      o += static_cast<char>(0x80 | (cp & 0x3f));
-    } else {
-      o += static_cast<char>(0xf0 | (cp >> 18));
-      o += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-      o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      o += static_cast<char>(0x80 | (cp & 0x3f));
-    }
-    return o;
-  };
+  const auto utf8 = [](std::uint32_t cp) { return keel::json::test::utf8_of(cp); };
   static const char kShort[] = "\"\\/bfnrt";
   static const char kDecoded[] = "\"\\/\b\f\n\r\t";
   for (int doc_no = 0; doc_no < 200; ++doc_no) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,27 @@
 #include "keel/json/options.h"
 
 namespace keel::json::test {
+
+// Code point cp as UTF-8 (1-4 bytes).
+inline std::string utf8_of(std::uint32_t cp) {
+  std::string o;
+  if (cp < 0x80) {
+    o += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    o += static_cast<char>(0xc0 | (cp >> 6));
+    o += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    o += static_cast<char>(0xe0 | (cp >> 12));
+    o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    o += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    o += static_cast<char>(0xf0 | (cp >> 18));
+    o += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    o += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    o += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+  return o;
+}
 
 inline std::filesystem::path corpus() {
   const char* c = std::getenv("KEEL_CORPUS");
