@@ -26,6 +26,7 @@
 #include "common/utf8_check.h"
 #if defined(__x86_64__)
 #include "json/digits_sse.h"
+#include "json/escape_block.h"
 #elif defined(__aarch64__)
 #include "json/digits_neon.h"
 #endif
@@ -465,148 +466,14 @@ inline void utf8_encode_4(std::uint32_t cp, std::uint8_t* out) noexcept {
   std::memcpy(out, &w, 4);
 }
 
+// The block decoder of escape-dense text (escape_block.h) on the kernel sets with 64-byte
+// vectors or two 32-byte ones.
 #if defined(__AVX512BW__) && defined(__AVX512VBMI2__)
 #define KEEL_JSON_ESCAPE_BLOCK 1
-// unescape_block's byte tables, each 16 entries four times (one per 128-bit lane): the classes of
-// a one-character escape's low nibble and of its high nibble (they meet for " \ / b f n r t), and
-// what the letters b f n r t stand for, by (letter >> 1) & 15.
-alignas(64) inline constexpr std::uint8_t kEscapeBlockTables[192] = {
-    0x00, 0x00, 0x0d, 0x00, 0x08, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x04, 0x01,
-    0x00, 0x00, 0x0d, 0x00, 0x08, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x04, 0x01,
-    0x00, 0x00, 0x0d, 0x00, 0x08, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x04, 0x01,
-    0x00, 0x00, 0x0d, 0x00, 0x08, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x04, 0x01,
-    0x00, 0x00, 0x01, 0x00, 0x00, 0x02, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x01, 0x00, 0x00, 0x02, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x01, 0x00, 0x00, 0x02, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x01, 0x00, 0x00, 0x02, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x08, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x0d, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x08, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x0d, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x08, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x0d, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x08, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x0d, 0x09, 0x00, 0x00, 0x00, 0x00, 0x00};
-// The escapes and plain bytes of a string's next 64 bytes decoded at once (AVX-512 BW + VBMI2),
-// for runs dense in escapes: every byte is computed where it stands from its own nibble and its
-// neighbours' (a \uXXXX's UTF-8 bytes from its hex digits, a surrogate pair's four from both
-// halves' digits, a one-character escape's byte from the letter), then the bytes kept are packed
-// by one compress. src is at a backslash that starts an escape, with 72 readable bytes; lim is
-// how many bytes of the string are left (the closing quote at src[lim]). Returns how many source
-// bytes it took (the 64 or fewer up to an escape start at byte 52 or later, or lim) with the
-// bytes written at dst (64 bytes stored) counted in `wrote`, or 0 when something in them is not
-// a valid escape (the caller's exact path then says what): nothing is consumed then.
-KEEL_INLINE std::size_t unescape_block(const std::uint8_t* src, std::size_t lim, std::uint8_t* dst,
-                                       std::size_t& wrote) noexcept {
-  const __m512i v = _mm512_loadu_si512(src);
-  const __mmask64 in =
-      lim >= 64 ? ~__mmask64{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(lim));
-  const std::uint64_t bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')) & in;
-  // Escape starts: the backslashes at even offsets of their run (a run's odd ones are escaped).
-  const std::uint64_t runs = bs & ~(bs << 1);
-  const std::uint64_t even_runs = bs & ~(bs + (runs & kEvenBits));
-  const std::uint64_t starts = (even_runs & kEvenBits) | (bs & ~even_runs & kOddBits);
-  const std::uint64_t umask = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('u'));
-  const std::uint64_t u_all = starts & (umask >> 1);
-
-  // Nibbles (clean: 0-15 in every byte) and where they are hex digits.
-  const __m512i dg = _mm512_sub_epi8(v, _mm512_set1_epi8('0'));
-  const __m512i al =
-      _mm512_sub_epi8(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), _mm512_set1_epi8('a'));
-  const __mmask64 is_dg = _mm512_cmple_epu8_mask(dg, _mm512_set1_epi8(9));
-  const std::uint64_t hex = is_dg | _mm512_cmple_epu8_mask(al, _mm512_set1_epi8(5));
-  const __m512i n =
-      _mm512_and_si512(_mm512_mask_mov_epi8(_mm512_add_epi8(al, _mm512_set1_epi8(10)), is_dg, dg),
-                       _mm512_set1_epi8(0x0f));
-  // The nibbles 1, 4 and 5 bytes on (zeros past the 64).
-  const __m512i next = _mm512_maskz_alignr_epi32(0xffff, _mm512_setzero_si512(), n, 4);
-  const __m512i n1 = _mm512_alignr_epi8(next, n, 1);
-  const __m512i n4 = _mm512_alignr_epi8(next, n, 4);
-  const __m512i n5 = _mm512_alignr_epi8(next, n, 5);
-
-  // Per \u start s, from the digits' masks shifted back to s: 0xD then 8-B or C-F (a high or
-  // low surrogate), else 3, 2 or 1 UTF-8 bytes by the leading nonzero bits.
-  const std::uint64_t nz = _mm512_test_epi8_mask(n, n) & hex;
-  const std::uint64_t ge8 = _mm512_test_epi8_mask(n, _mm512_set1_epi8(8));
-  const std::uint64_t has4 = _mm512_test_epi8_mask(n, _mm512_set1_epi8(4));
-  const std::uint64_t is_d = _mm512_cmpeq_epi8_mask(n, _mm512_set1_epi8(0xd));
-  const std::uint64_t sur_all = u_all & (is_d >> 2) & (ge8 >> 3);
-  const std::uint64_t hs_all = sur_all & ~(has4 >> 3);
-  // Where the block ends: lim, or an escape start from byte 52 on (each before it ends by byte
-  // 64), the second half of a pair not counting as one.
-  const std::uint64_t late = starts & ~(hs_all << 6) & ~std::uint64_t{0xfffffffffffff};
-  const std::size_t cut =
-      late ? static_cast<std::size_t>(std::countr_zero(late)) : (lim < 64 ? lim : 64);
-  const std::uint64_t m =
-      cut >= 64 ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(cut));
-  const std::uint64_t st = starts & m;
-  const std::uint64_t u = u_all & m;
-  const std::uint64_t sh = st & ~u;
-  const std::uint64_t sur = sur_all & m;
-  const std::uint64_t hs = hs_all & m;
-  const std::uint64_t ls = sur & ~hs;
-  const std::uint64_t bmp = u & ~sur;
-  const std::uint64_t three = bmp & ((nz >> 2) | (ge8 >> 3));
-  const std::uint64_t two = bmp & ~three & ((nz >> 3) | (ge8 >> 4));
-  const std::uint64_t one = bmp & ~three & ~two;
-
-  // A one-character escape's letter: " \ / stand for themselves, b f n r t by a table on
-  // (letter >> 1) & 15 (1, 3, 7, 9, 10); valid when the class of its high nibble meets its low.
-  const __m512i lo_tbl = _mm512_load_si512(kEscapeBlockTables + 0);
-  const __m512i hi_tbl = _mm512_load_si512(kEscapeBlockTables + 64);
-  const __m512i lo_n = _mm512_and_si512(v, _mm512_set1_epi8(0x0f));
-  const __m512i hi_n = _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0f));
-  const std::uint64_t short_ok =
-      _mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_tbl, lo_n), _mm512_shuffle_epi8(hi_tbl, hi_n));
-  const __m512i ctl_tbl = _mm512_load_si512(kEscapeBlockTables + 128);
-  const __m512i ctl = _mm512_shuffle_epi8(
-      ctl_tbl, _mm512_and_si512(_mm512_srli_epi16(v, 1), _mm512_set1_epi8(0x0f)));
-
-  // Anything else goes to the exact path: a bad digit or letter, a half pair.
-  const std::uint64_t digits = (u << 2) | (u << 3) | (u << 4) | (u << 5);
-  if ((digits & ~hex) | ((sh << 1) & ~short_ok) | (ls ^ (hs << 6))) return 0;
-
-  // The bytes, each where it stands (s: an escape's backslash):
-  const __m512i x80 = _mm512_set1_epi8(static_cast<char>(0x80));
-  const __m512i n_sh2 = _mm512_slli_epi16(n, 2);
-  const __m512i n1_sr2 = _mm512_and_si512(_mm512_srli_epi16(n1, 2), _mm512_set1_epi8(3));
-  const __m512i low2_4 = _mm512_slli_epi16(_mm512_and_si512(n, _mm512_set1_epi8(3)), 4);
-  __m512i out =
-      _mm512_mask_mov_epi8(v, (sh << 1) & _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0x60)), ctl);
-  // s+2 of 3 bytes: 1110xxxx; s+3 of 3 (or 2) bytes: 10 (110) and six bits; s+4 of 2-3 bytes,
-  // and a pair's last at s+10: 10 and six bits; s+4 of 1 byte: the two digits.
-  out = _mm512_mask_mov_epi8(out, three << 2,
-                             _mm512_or_si512(n, _mm512_set1_epi8(static_cast<char>(0xe0))));
-  const __m512i mid = _mm512_or_si512(n_sh2, n1_sr2);
-  out = _mm512_mask_mov_epi8(out, three << 3, _mm512_or_si512(mid, x80));
-  out = _mm512_mask_mov_epi8(out, two << 3,
-                             _mm512_or_si512(mid, _mm512_set1_epi8(static_cast<char>(0xc0))));
-  out = _mm512_mask_mov_epi8(out, ((three | two) << 4) | (hs << 10),
-                             _mm512_ternarylogic_epi32(low2_4, n1, x80, 0xfe));
-  out = _mm512_mask_mov_epi8(out, one << 4, _mm512_or_si512(_mm512_slli_epi16(n, 4), n1));
-  // A pair (high half's digits at s+2..s+5, low half's at s+8..s+11), code point
-  // ((H + 0x40) << 10) | L for the ten bits H and L: the + 0x40 is a 4 added to s+4's digit.
-  const __m512i plus4 = _mm512_add_epi8(n1, _mm512_set1_epi8(4));  // at s+3: s+4's digit + 4
-  out = _mm512_mask_mov_epi8(
-      out, hs << 3,
-      _mm512_or_si512(
-          _mm512_add_epi8(_mm512_and_si512(n, _mm512_set1_epi8(3)),
-                          _mm512_srli_epi16(_mm512_and_si512(plus4, _mm512_set1_epi8(0x10)), 4)),
-          _mm512_set1_epi8(static_cast<char>(0xf0))));
-  const __m512i p4 =
-      _mm512_and_si512(_mm512_add_epi8(n, _mm512_set1_epi8(4)), _mm512_set1_epi8(0x0f));
-  out = _mm512_mask_mov_epi8(
-      out, hs << 4, _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(p4, 2), n1_sr2), x80));
-  const __m512i low2_2_of4 = _mm512_slli_epi16(_mm512_and_si512(n4, _mm512_set1_epi8(3)), 2);
-  const __m512i n5_sr2 = _mm512_and_si512(_mm512_srli_epi16(n5, 2), _mm512_set1_epi8(3));
-  out = _mm512_mask_mov_epi8(
-      out, hs << 5,
-      _mm512_ternarylogic_epi32(_mm512_or_si512(low2_4, x80), low2_2_of4, n5_sr2, 0xfe));
-
-  const std::uint64_t covered =
-      u | (u << 1) | (u << 2) | (u << 3) | (u << 4) | (u << 5) | sh | (sh << 1);
-  const std::uint64_t keep = (m & ~covered) | (sh << 1) | (three << 2) | ((three | two) << 3) |
-                             (bmp << 4) | (hs << 3) | (hs << 4) | (hs << 5) | (hs << 10);
-  _mm512_storeu_si512(dst, _mm512_maskz_compress_epi8(keep, out));
-  wrote = static_cast<std::size_t>(std::popcount(keep));
-  return cut;
-}
+using escape_block_vec = escape_block::avx512;
+#elif defined(__AVX2__)
+#define KEEL_JSON_ESCAPE_BLOCK 1
+using escape_block_vec = escape_block::avx2;
 #else
 #define KEEL_JSON_ESCAPE_BLOCK 0
 #endif
@@ -752,10 +619,10 @@ struct stage2 {
         // Text dense in escapes (4 or more backslashes in the chunk) is decoded 64 bytes at a
         // time; a few escapes among plain text (twitter.json's \n and \", update-center's \/)
         // cost less one by one.
-        if (std::popcount(m) >= 4 && buf_end - src >= 72) {
+        if (std::popcount(m) >= 4 && buf_end - src >= 64) {
           std::size_t wrote;
-          if (const std::size_t took =
-                  unescape_block(src, static_cast<std::size_t>(end - src), dst, wrote)) {
+          if (const std::size_t took = escape_block::decode<escape_block_vec>(
+                  src, static_cast<std::size_t>(end - src), dst, wrote)) {
             src += took;
             dst += wrote;
             if (src == end) break;
