@@ -96,10 +96,28 @@ struct pack_table {
 };
 inline constexpr pack_table kPack{};
 
+// Every byte value 32 times (avx2::set1 reads its vectors from here).
+struct splat_table {
+  alignas(32) std::uint8_t v[256][32];
+  constexpr splat_table() : v() {
+    for (int c = 0; c < 256; ++c)
+      for (int k = 0; k < 32; ++k) v[c][k] = static_cast<std::uint8_t>(c);
+  }
+};
+inline constexpr splat_table kSplat{};
+
 struct avx2 {
   struct vec {
     __m256i lo, hi;
   };
+  // The table's address hidden from GCC: from _mm256_set1_epi8 (or a load it can see through)
+  // it rebuilt each vector with a mov, a vmovd and a vpbroadcastb at every use (43 in decode);
+  // a load from memory folds into the instruction that uses it.
+  static const std::uint8_t* splat(int c) noexcept {
+    const std::uint8_t* t = &kSplat.v[0][0];
+    asm("" : "+r"(t));
+    return t + std::size_t{32} * static_cast<std::size_t>(c & 0xff);
+  }
   static vec load(const std::uint8_t* p) noexcept {
     return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))};
@@ -109,7 +127,7 @@ struct avx2 {
     return {x, x};
   }
   static vec set1(int c) noexcept {
-    const __m256i x = _mm256_set1_epi8(static_cast<char>(c));
+    const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(splat(c)));
     return {x, x};
   }
   static std::uint64_t mask(vec a) noexcept {
@@ -175,7 +193,7 @@ struct avx2 {
     _mm256_store_si256(reinterpret_cast<__m256i*>(b), out.lo);
     _mm256_store_si256(reinterpret_cast<__m256i*>(b + 32), out.hi);
     std::uint8_t* const start = dst;
-    for (int g = 0; g < 8; ++g) {
+    for (std::size_t g = 0; g < 8; ++g) {
       const auto k = static_cast<std::uint8_t>(keep >> (8 * g));
       const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + 8 * g));
       const __m128i i = _mm_cvtsi64_si128(static_cast<long long>(kPack.v[k]));
