@@ -104,30 +104,9 @@ inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
   }
 }
 
-// The nibble lookups of simple_escapes and unescape_simple, each of 16 bytes repeated for the
-// four 128-bit lanes.
-struct unescape_tables {
-  alignas(64) std::uint8_t by_lo[64] = {};
-  alignas(64) std::uint8_t by_hi[64] = {};
-  alignas(64) std::uint8_t letter[64] = {};
-  constexpr unescape_tables() {
-    // The bytes a backslash may escape here, " / \\ b f n r t, as a bit of their high nibble's
-    // group found in their low nibble's entry: 0x22 0x2f (1), 0x5c (2), 0x62 0x66 0x6e (4),
-    // 0x72 0x74 (8); the letters (groups 4 and 8) translated by (byte >> 1) & 15.
-    for (const char c : {'"', '/', '\\', 'b', 'f', 'n', 'r', 't'}) {
-      const auto u = static_cast<unsigned char>(c);
-      const std::uint8_t group = u >> 4 == 2 ? 1 : u >> 4 == 5 ? 2 : u >> 4 == 6 ? 4 : 8;
-      for (std::size_t lane = 0; lane < 64; lane += 16) {
-        by_lo[lane + (u & 15)] |= group;
-        by_hi[lane + (u >> 4)] = group;
-        if (group >= 4) letter[lane + ((u >> 1) & 15)] = kEscapeChar.v[u];
-      }
-    }
-  }
-};
-inline constexpr unescape_tables kUnescapeTables{};
-
 #if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+// (simple_escapes and unescape_simple tell and translate the one-character escapes by the nibble
+// tables of stage 2's block decoder, escape_block::kTables.)
 enum class simple_verdict : std::uint8_t { valid, invalid, scalar };
 // The escapes of the 64-byte block b whose backslashes (those that count: none before the
 // block's first escape, which no byte before it escapes) are m, its bytes from `live` on outside
@@ -147,8 +126,8 @@ inline simple_verdict simple_escapes(__m512i b, std::uint64_t m, std::uint64_t l
     return simple_verdict::scalar;
   const __m512i nibble = _mm512_set1_epi8(15);
   const __m512i group = _mm512_and_si512(
-      _mm512_shuffle_epi8(_mm512_load_si512(kUnescapeTables.by_lo), _mm512_and_si512(b, nibble)),
-      _mm512_shuffle_epi8(_mm512_load_si512(kUnescapeTables.by_hi),
+      _mm512_shuffle_epi8(_mm512_load_si512(escape_block::kTables), _mm512_and_si512(b, nibble)),
+      _mm512_shuffle_epi8(_mm512_load_si512(escape_block::kTables + 64),
                           _mm512_and_si512(_mm512_srli_epi16(b, 4), nibble)));
   return _mm512_mask_testn_epi8_mask(escaped, group, group) != 0 ? simple_verdict::invalid
                                                                  : simple_verdict::valid;
@@ -259,9 +238,9 @@ inline std::size_t unescape_simple(const std::uint8_t* src, std::size_t n,
                                    std::uint8_t* dst) noexcept {
   constexpr std::uint64_t kEven = 0x5555555555555555ULL;
   // (The letters among the escaped bytes are translated, the others kept.)
-  const __m512i by_lo = _mm512_load_si512(kUnescapeTables.by_lo);
-  const __m512i by_hi = _mm512_load_si512(kUnescapeTables.by_hi);
-  const __m512i letter = _mm512_load_si512(kUnescapeTables.letter);
+  const __m512i by_lo = _mm512_load_si512(escape_block::kTables);
+  const __m512i by_hi = _mm512_load_si512(escape_block::kTables + 64);
+  const __m512i letter = _mm512_load_si512(escape_block::kTables + 128);
   const __m512i nibble = _mm512_set1_epi8(15);
   const __m512i backslash = _mm512_set1_epi8('\\');
   std::size_t out = 0;
