@@ -36,6 +36,12 @@
 
 namespace keel::json::detail {
 
+// Words of the input and of UTF-8 output are loaded and stored with their first byte lowest
+// (utf8_encode_bmp, the member step's literals, direct_kernels.h's literal words): every kernel
+// set, the scalar one included, assumes a little-endian host, as keel::msg does.
+static_assert(std::endian::native == std::endian::little,
+              "keel::json assumes a little-endian host");
+
 using keel::detail::utf8_check;
 using keel::detail::utf8_sequence;
 namespace {
