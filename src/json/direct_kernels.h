@@ -115,10 +115,7 @@ enum class simple_verdict : std::uint8_t { valid, invalid, scalar };
 // when one escapes another byte or the end of the text, scalar when the block holds a \u escape
 // or its last byte starts an escape (escape_run decides those).
 inline simple_verdict simple_escapes(__m512i b, std::uint64_t m, std::uint64_t live) noexcept {
-  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
-  const std::uint64_t starts = m & ~(m << 1);
-  const std::uint64_t even_runs = m & ~(m + (starts & kEven));
-  const std::uint64_t escapers = (even_runs & kEven) | (m & ~even_runs & ~kEven);
+  const std::uint64_t escapers = escape_block::escape_starts(m);
   if (escapers >> 63) return simple_verdict::scalar;
   const std::uint64_t escaped = escapers << 1;
   if (escaped & ~live) return simple_verdict::invalid;
@@ -236,7 +233,6 @@ inline constexpr std::size_t kDeclined = ~std::size_t{0};
 // (stage 2 reads those). Writes nothing at or after dst + n.
 inline std::size_t unescape_simple(const std::uint8_t* src, std::size_t n,
                                    std::uint8_t* dst) noexcept {
-  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
   // (The letters among the escaped bytes are translated, the others kept.)
   const __m512i by_lo = _mm512_load_si512(escape_block::kTables);
   const __m512i by_hi = _mm512_load_si512(escape_block::kTables + 64);
@@ -256,11 +252,7 @@ inline std::size_t unescape_simple(const std::uint8_t* src, std::size_t n,
       continue;
     }
     bs &= ~carry;  // an escaped backslash starts no escape
-    // In a run of backslashes the first, third, ... escape the byte after them: the runs that
-    // start on an even bit (cleared by adding their first bit) escape from their even bits.
-    const std::uint64_t starts = bs & ~(bs << 1);
-    const std::uint64_t even_runs = bs & ~(bs + (starts & kEven));
-    const std::uint64_t escapers = (even_runs & kEven) | (bs & ~even_runs & ~kEven);
+    const std::uint64_t escapers = escape_block::escape_starts(bs);
     const std::uint64_t escaped = (escapers << 1) | carry;
     // (A backslash ending the contents would escape the closing quote, which stage 1 never
     // takes for one: declined all the same.)

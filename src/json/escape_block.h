@@ -40,6 +40,15 @@ alignas(64) inline constexpr std::uint8_t kTables[192] = {
 
 inline constexpr std::uint64_t kEven = 0x5555555555555555ULL;
 
+// The backslashes of bs (none escaped by a byte before bit 0) that start an escape: in each run
+// of them the first, third, ... (the runs that start on an even bit, cleared by adding their
+// first bit, escape from their even bits; the others from their odd bits).
+inline std::uint64_t escape_starts(std::uint64_t bs) noexcept {
+  const std::uint64_t runs = bs & ~(bs << 1);
+  const std::uint64_t even_runs = bs & ~(bs + (runs & kEven));
+  return (even_runs & kEven) | (bs & ~even_runs & ~kEven);
+}
+
 #if defined(__AVX512BW__) && defined(__AVX512VBMI2__)
 struct avx512 {
   using vec = __m512i;
@@ -217,10 +226,7 @@ KEEL_NOINLINE std::size_t decode(const std::uint8_t* src, std::size_t lim, std::
   const vec v = V::load(src);
   const std::uint64_t in = lim >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << lim) - 1;
   const std::uint64_t bs = V::eq(v, V::set1('\\')) & in;
-  // Escape starts: the backslashes at even offsets of their run (a run's odd ones are escaped).
-  const std::uint64_t runs = bs & ~(bs << 1);
-  const std::uint64_t even_runs = bs & ~(bs + (runs & kEven));
-  const std::uint64_t starts = (even_runs & kEven) | (bs & ~even_runs & ~kEven);
+  const std::uint64_t starts = escape_starts(bs);
   const std::uint64_t u_all = starts & (V::eq(v, V::set1('u')) >> 1);
 
   // Hex values (0-15 in every byte: clean for the shifts below) and where they are hex digits.
