@@ -62,8 +62,9 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   if (counted) reserve(ctx, own[1]);
   ndjson_error stop;
   // A bad record: true when the reading stops there, else it is counted and skipped.
+  // A kernel set this CPU lacks is no bad record: every piece stops on it.
   auto bad = [&](const ndjson_error& e) {
-    if (!o.skip_bad_records) {
+    if (!o.skip_bad_records || e.code == error_code::isa_unavailable) {
       stop = e;
       return true;
     }
@@ -399,6 +400,13 @@ void ndjson_reader::open_buffer(std::string_view text) {
   info_ = {};
   error_ = first_skipped_ = {};
   io_reason_.clear();
+  // A kernel set this CPU lacks stops the reading before the first record, rather than making
+  // every record a bad one.
+  const isa which = options_.parse.isa == isa::automatic ? default_isa() : options_.parse.isa;
+  if (!isa_supported(which)) {
+    error_.code = error_code::isa_unavailable;
+    stopped_ = true;
+  }
 }
 
 void ndjson_reader::open_source(std::function<std::size_t(char*, std::size_t)> read) {

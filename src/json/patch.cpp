@@ -83,6 +83,8 @@ error_code apply(mutable_document& doc, const operation& o, std::string_view& fa
 }  // namespace
 
 std::string patch_error::to_string() const {
+  if (code == error_code::invalid_patch && operation == not_an_array)
+    return "the patch is not an array of operations";
   std::string s = "operation " + std::to_string(operation);
   if (!op.empty() || !pointer.empty()) {
     s += " (";
@@ -99,6 +101,7 @@ patch_error apply_patch(mutable_document& doc, const value& patch) noexcept {
   try {
     if (!patch.valid() || !patch.is_array()) {
       err.code = error_code::invalid_patch;
+      err.operation = patch_error::not_an_array;
       return err;
     }
     // One operation other than move changes nothing when it fails; more are applied to a copy

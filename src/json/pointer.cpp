@@ -2,6 +2,8 @@
 // RFC 6901 JSON Pointer tokens.
 #include "json/pointer.h"
 
+#include <cstdint>
+
 namespace keel::json::detail {
 
 bool pointer_tokens::next() {
@@ -26,11 +28,12 @@ bool pointer_tokens::next() {
 }
 
 bool array_index(std::string_view tok, std::size_t& i) noexcept {
-  if (tok.empty() || tok.size() > 18 || (tok.size() > 1 && tok[0] == '0')) return false;
+  if (tok.empty() || (tok.size() > 1 && tok[0] == '0')) return false;
   i = 0;
   for (const char c : tok) {
     if (c < '0' || c > '9') return false;
-    i = i * 10 + static_cast<std::size_t>(c - '0');
+    // An index of more digits than any array has elements: past every end (not found).
+    i = tok.size() > 18 ? SIZE_MAX : i * 10 + static_cast<std::size_t>(c - '0');
   }
   return true;
 }

@@ -32,7 +32,8 @@ class pointer_tokens {
   bool bad_ = false;
 };
 
-// An RFC 6901 array index: "0" or digits without a leading zero, below 2^63.
+// An RFC 6901 array index: "0" or digits without a leading zero; one of more than 18 digits is
+// SIZE_MAX (past the end of every array).
 bool array_index(std::string_view tok, std::size_t& i) noexcept;
 
 // Appends the escaped form of a key (~ -> ~0, / -> ~1) to a pointer, after a '/'.

@@ -143,6 +143,8 @@ TEST(Dom, JsonPointer) {
   EXPECT_EQ(root.at_pointer("/list/01").code(), error_code::invalid_pointer);
   EXPECT_EQ(root.at_pointer("/list/-").code(), error_code::not_found);
   EXPECT_EQ(root.at_pointer("/list/9").code(), error_code::not_found);
+  EXPECT_EQ(root.at_pointer("/list/18446744073709551616").code(), error_code::not_found);
+  EXPECT_EQ(root.at_pointer("/list/1x").code(), error_code::invalid_pointer);
   EXPECT_EQ(root.at_pointer("/name/x").code(), error_code::not_found);
   EXPECT_EQ(root.at_pointer("/nope").code(), error_code::not_found);
 }

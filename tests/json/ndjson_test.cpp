@@ -347,6 +347,38 @@ TEST(Ndjson, ParallelErrorsMatchTheSequentialReader) {
   EXPECT_EQ(count, 4998u);
 }
 
+// A kernel set this CPU lacks stops the reading with isa_unavailable, even when bad records are
+// skipped: it is no bad record (the reader, the chunked reader and the parallel reader alike).
+TEST(Ndjson, UnavailableKernelSetStopsEvenWhenSkipping) {
+  isa missing = isa::automatic;
+  for (isa i : keel::all_isas)
+    if (!isa_supported(i)) missing = i;
+  if (missing == isa::automatic) GTEST_SKIP() << "this CPU runs every kernel set";
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "[1,2,3]\n";
+  for (const bool skip : {false, true}) {
+    ndjson_options o;
+    o.parse.isa = missing;
+    o.skip_bad_records = skip;
+    ndjson_reader r(o);
+    r.open_buffer(text);
+    EXPECT_FALSE(r.next());
+    EXPECT_EQ(r.error().code, error_code::isa_unavailable);
+    EXPECT_EQ(r.skipped(), 0u);
+    r.open_source([](char*, std::size_t) -> std::size_t { return 0; });
+    EXPECT_FALSE(r.next());
+    EXPECT_EQ(r.error().code, error_code::isa_unavailable);
+    keel::pool::thread_pool pool(2);
+    std::size_t count = 0, skipped = 0;
+    const ndjson_error e = parallel_ndjson(
+        pool, text, o, [](const value& v, const record_info&) { return v.size(); },
+        [&](std::size_t, const record_info&) { ++count; }, &skipped, 1000);
+    EXPECT_EQ(e.code, error_code::isa_unavailable);
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(skipped, 0u);
+  }
+}
+
 ndjson_options concatenated() {
   ndjson_options o;
   o.concatenated = true;

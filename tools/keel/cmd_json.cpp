@@ -5,7 +5,9 @@
 //
 // Exit status: 0 success; 1 invalid JSON (each problem reported as "file:line:column: message"
 // on stderr) or a failed operation; 2 a usage or I/O error.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -14,6 +16,7 @@
 
 #include "commands.h"
 #include "json_common.h"
+#include "json_diagnostic.h"
 #include "output.h"
 
 namespace keel::tool {
@@ -22,39 +25,90 @@ namespace {
 
 using json_cli::options;
 
-// NDJSON: every bad record reported as "file:line:column: message (record N)" and skipped; with
-// `out` each good record is written (minified, or pretty) as it is read. Returns the status.
+// The last bytes read of an NDJSON input (at most 2 x kKeep, at least the last kKeep), so that a
+// bad record's line can be shown under its error.
+struct recent_bytes {
+  static constexpr std::size_t kKeep = std::size_t{4} << 20;
+  std::string bytes;
+  std::size_t base = 0;  // input offset of bytes[0]
+  void add(const char* p, std::size_t n) {
+    bytes.append(p, n);
+    if (bytes.size() > 2 * kKeep) {
+      const std::size_t drop = bytes.size() - kKeep;
+      bytes.erase(0, drop);
+      base += drop;
+    }
+  }
+  // The line holding input offset `at`, which starts at `line_start`; empty when it was dropped.
+  std::string_view line(std::size_t line_start, std::size_t at) const {
+    if (line_start < base || at > base + bytes.size()) return {};
+    const std::size_t from = line_start - base;
+    const std::size_t nl = bytes.find('\n', at - base);
+    return std::string_view(bytes).substr(from,
+                                          (nl == std::string::npos ? bytes.size() : nl) - from);
+  }
+};
+
+// NDJSON: every bad record reported as "file:line:column: message (record N)" with what was
+// found and expected, its line and a caret (as for a document), and skipped; with `out` each
+// good record is written (minified, or pretty) as it is read. Returns the status.
 int ndjson(const options& o, const std::string& name, json_cli::sink* out, bool pretty) {
   json::ndjson_options no;
   no.parse = json_cli::parse_opts(o);
   no.skip_bad_records = true;
-  no.on_skip = [&name](const json::ndjson_error& e) {
-    std::fprintf(stderr, "%s:%zu:%zu: %s (record %zu)\n", json_cli::display_name(name).c_str(),
-                 e.line, e.column, e.message(), e.record);
+  recent_bytes recent;
+  const std::string shown = json_cli::display_name(name);
+  no.on_skip = [&](const json::ndjson_error& e) {
+    const std::size_t line_start = e.offset - (e.column > 0 ? e.column - 1 : 0);
+    const std::string_view line = recent.line(line_start, e.offset);
+    std::string text;
+    if (e.code != json::error_code::record_too_long && !line.empty()) {
+      // The record's own line, its error counted from the line's first byte.
+      // (The byte order mark hint only for the input's first line.)
+      text = json_cli::describe_parse_error(
+          shown, line, json::error{e.code, e.offset - line_start, e.line, e.column},
+          o.bom || line_start != 0);
+      // A record is a line: what ends it is the line's end.
+      const std::string_view end = "found the end of the input";
+      if (const std::size_t k = text.find(end); k != std::string::npos)
+        text.replace(k, end.size(), "found the end of the line");
+      text.insert(text.find('\n'), " (record " + std::to_string(e.record) + ")");
+    } else {
+      text = shown + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
+             e.message() + " (record " + std::to_string(e.record) + ")\n";
+    }
+    std::fputs(text.c_str(), stderr);
   };
   json::ndjson_reader r(no);
-  if (name == "-") {
-    r.open_stream(stdin);
-  } else if (r.open_file(name)) {
-    std::fprintf(stderr, "keel json: %s: %s\n", name.c_str(), r.io_reason().c_str());
+  std::FILE* in = stdin;
+  if (name != "-" && (in = std::fopen(name.c_str(), "rb")) == nullptr) {
+    std::fprintf(stderr, "keel json: %s: %s\n", name.c_str(), std::strerror(errno));
     return 2;
   }
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(in == stdin ? nullptr : in,
+                                                              std::fclose);
+  std::string io_reason;
+  r.open_source([&](char* buf, std::size_t size) -> std::size_t {
+    const std::size_t got = std::fread(buf, 1, size, in);
+    if (got == 0 && std::ferror(in)) io_reason = std::strerror(errno);
+    recent.add(buf, got);
+    return got;
+  });
   json::writer wr(json_cli::write_opts(o, pretty));
   int status = 0;
   while (r.next()) {
     if (out == nullptr) continue;
     auto text = wr.write(r.value());
     if (!text) {
-      std::fprintf(stderr, "%s:%zu: %s (record %zu)\n", json_cli::display_name(name).c_str(),
-                   r.info().line, text.error().message(), r.info().record);
+      std::fprintf(stderr, "%s:%zu: %s (record %zu)\n", shown.c_str(), r.info().line,
+                   text.error().message(), r.info().record);
       status = 1;
       continue;
     }
     if (!out->line(*text)) return 2;
   }
-  if (r.error().code == json::error_code::io_error) {
-    std::fprintf(stderr, "keel json: %s: %s\n", json_cli::display_name(name).c_str(),
-                 r.io_reason().c_str());
+  if (!io_reason.empty()) {  // a read error ends the input: said after what was read
+    std::fprintf(stderr, "keel json: %s: %s\n", shown.c_str(), io_reason.c_str());
     return 2;
   }
   if (r.error().code == json::error_code::isa_unavailable) {
@@ -140,7 +194,7 @@ void add_json_command(CLI::App& app) {
               "One JSON value per line in, one minified record per line out (bad lines reported "
               "and left out)");
   json_cli::add_parse_flags(m, *opts);
-  json_cli::add_write_flags(m, *opts, false);
+  json_cli::add_write_flags(m, *opts, json_cli::layout_flags::none);
   m->callback([opts] { exit_status = rewrite(*opts, false); });
 
   CLI::App* p = json->add_subcommand("pretty", "Write FILE indented");
@@ -149,7 +203,7 @@ void add_json_command(CLI::App& app) {
               "One JSON value per line in, each record written indented (bad lines reported and "
               "left out)");
   json_cli::add_parse_flags(p, *opts);
-  json_cli::add_write_flags(p, *opts, false);
+  json_cli::add_write_flags(p, *opts, json_cli::layout_flags::indent);
   p->callback([opts] { exit_status = rewrite(*opts, true); });
 
   json_cli::add_edit_commands(json, opts);

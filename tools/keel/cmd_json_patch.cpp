@@ -45,7 +45,15 @@ int get(const options& o) {
   return write_value(o, *v, o.file);
 }
 
+// Standard input can be read once: false (with a usage error) when both files are '-'.
+bool one_stdin(const options& o) {
+  if (o.file != "-" || o.second != "-") return true;
+  std::fprintf(stderr, "keel json: only one of the two files can be '-' (standard input)\n");
+  return false;
+}
+
 int patch(const options& o, bool merge) {
+  if (!one_stdin(o)) return 2;
   std::string text, patch_text;
   json::document doc, patch_doc;
   if (const int rc = load(o, o.file, text, doc)) return rc;
@@ -65,6 +73,7 @@ int patch(const options& o, bool merge) {
 }
 
 int diff(const options& o) {
+  if (!one_stdin(o)) return 2;
   std::string a_text, b_text;
   json::document a, b;
   if (const int rc = load(o, o.file, a_text, a)) return rc;
@@ -88,32 +97,33 @@ void add_edit_commands(CLI::App* json, const std::shared_ptr<options>& opts) {
   g->add_option("pointer", opts->pointer, "JSON Pointer")->required();
   g->add_flag("--raw", opts->raw, "Print a string's text without quotes or escapes");
   add_parse_flags(g, *opts);
-  add_write_flags(g, *opts, true);
+  add_write_flags(g, *opts, layout_flags::pretty_and_indent);
   g->callback([opts] { exit_status = get(*opts); });
 
   CLI::App* p = json->add_subcommand(
       "patch", "Apply an RFC 6902 JSON Patch to DOC and print the result (all or nothing)");
   p->add_option("doc", opts->file, "Document ('-' for stdin)")->required();
-  p->add_option("patch", opts->second, "JSON Patch: an array of operations")->required();
+  p->add_option("patch", opts->second, "JSON Patch: an array of operations ('-' for stdin)")
+      ->required();
   add_parse_flags(p, *opts);
-  add_write_flags(p, *opts, true);
+  add_write_flags(p, *opts, layout_flags::pretty_and_indent);
   p->callback([opts] { exit_status = patch(*opts, false); });
 
   CLI::App* mp = json->add_subcommand(
       "merge-patch", "Apply an RFC 7396 JSON Merge Patch to DOC and print the result");
   mp->add_option("doc", opts->file, "Document ('-' for stdin)")->required();
-  mp->add_option("patch", opts->second, "Merge patch")->required();
+  mp->add_option("patch", opts->second, "Merge patch ('-' for stdin)")->required();
   add_parse_flags(mp, *opts);
-  add_write_flags(mp, *opts, true);
+  add_write_flags(mp, *opts, layout_flags::pretty_and_indent);
   mp->callback([opts] { exit_status = patch(*opts, true); });
 
   CLI::App* d = json->add_subcommand(
       "diff", "Print a JSON Patch that turns A into B (a merge patch with --merge)");
   d->add_option("a", opts->file, "Original ('-' for stdin)")->required();
-  d->add_option("b", opts->second, "Target")->required();
+  d->add_option("b", opts->second, "Target ('-' for stdin)")->required();
   d->add_flag("--merge", opts->merge, "Print an RFC 7396 merge patch instead");
   add_parse_flags(d, *opts);
-  add_write_flags(d, *opts, true);
+  add_write_flags(d, *opts, layout_flags::pretty_and_indent);
   d->callback([opts] { exit_status = diff(*opts); });
 }
 

@@ -147,9 +147,11 @@ void add_parse_flags(CLI::App* c, options& o) {
       ->check(CLI::IsMember({"scalar", "avx2", "avx512", "neon"}));
 }
 
-void add_write_flags(CLI::App* c, options& o, bool pretty_flag) {
-  if (pretty_flag) c->add_flag("--pretty", o.pretty, "Write the result indented");
-  c->add_option("--indent", o.indent, "Spaces per level when indented")->check(CLI::Range(0, 16));
+void add_write_flags(CLI::App* c, options& o, layout_flags layout) {
+  if (layout == layout_flags::pretty_and_indent)
+    c->add_flag("--pretty", o.pretty, "Write the result indented");
+  if (layout != layout_flags::none)
+    c->add_option("--indent", o.indent, "Spaces per level when indented")->check(CLI::Range(0, 16));
   c->add_flag("--escape-unicode", o.escape_unicode, "Write non-ASCII as \\uXXXX");
   c->add_flag("--escape-slash", o.escape_slash, "Write '/' as \\/");
   c->add_option("-o,--output", o.output, "Write the result to FILE instead of standard output");

@@ -67,7 +67,10 @@ class sink {
 };
 
 void add_parse_flags(CLI::App* c, options& o);
-void add_write_flags(CLI::App* c, options& o, bool pretty_flag);
+// Which layout flags a command takes: minify none, pretty --indent, the others --pretty and
+// --indent.
+enum class layout_flags { none, indent, pretty_and_indent };
+void add_write_flags(CLI::App* c, options& o, layout_flags layout);
 
 // The subcommands of cmd_json_patch.cpp: get, patch, merge-patch, diff.
 void add_edit_commands(CLI::App* json, const std::shared_ptr<options>& opts);

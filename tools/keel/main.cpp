@@ -23,6 +23,19 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A mistyped command name reaches CLI11 as a missing subcommand: say which word was wrong.
+    CLI::App* at = &app;
+    std::string path = "keel";
+    while (!at->get_subcommands().empty()) {
+      at = at->get_subcommands().front();
+      path += " " + at->get_name();
+    }
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr &&
+        at->get_require_subcommand_min() > 0 && !at->remaining().empty()) {
+      std::cerr << path << ": unknown command '" << at->remaining().front() << "' (see '" << path
+                << " --help')\n";
+      return keel::tool::finish_stdout(2);
+    }
     std::ostringstream out;  // --help/--version text, written (and checked) like other output
     const int rc = app.exit(e, out, std::cerr);
     keel::tool::out_write(out.str());

@@ -21,13 +21,16 @@ namespace keel::json {
 // the pointer that failed ("path", or "from" for move/copy). No operation was applied.
 struct patch_error {
   using exception_type = json::exception;
+  // `operation` of invalid_patch when the patch itself is no array of operations.
+  static constexpr std::size_t not_an_array = static_cast<std::size_t>(-1);
   error_code code = error_code::ok;
   std::size_t operation = 0;
   std::string op;
   std::string pointer;
   explicit operator bool() const noexcept { return code != error_code::ok; }
   const char* message() const noexcept { return json::message(code); }
-  // "operation 2 (test /a/b): test operation failed: the values differ"
+  // "operation 2 (test /a/b): test operation failed: the values differ"; "the patch is not an
+  // array of operations" (not_an_array)
   std::string to_string() const;
 };
 
@@ -36,7 +39,9 @@ struct patch_error {
 // 1.0), objects regardless of member order.
 patch_error apply_patch(mutable_document& doc, const value& patch) noexcept;
 
-// Applies an RFC 7396 merge patch to doc (only out_of_memory can fail; doc is then unchanged).
+// Applies an RFC 7396 merge patch to doc, in place. Only out_of_memory can fail, and doc may then
+// hold part of the patch: where that matters, merge into a copy (mutable_document's copy
+// constructor) and swap it in on success.
 error apply_merge_patch(mutable_document& doc, const value& patch) noexcept;
 
 // A JSON Patch (an array of operations) that turns a into b: apply_patch(a, diff(a, b)) equals b
