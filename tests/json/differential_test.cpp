@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Differential tests against nlohmann-json (Debian) on generated documents: the same values,
-// the same accept/reject decisions on mutated text, on every kernel set.
+// the same accept/reject decisions on mutated text (and the scalar set's error and offset), on
+// every kernel set.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -164,8 +165,9 @@ TEST_P(Differential, GeneratedDocumentsSameValues) {
 
 TEST_P(Differential, MutatedDocumentsSameVerdict) {
   gen g(99);
-  parser p;
+  parser p, scalar;
   p.options().isa = GetParam();
+  scalar.options().isa = isa::scalar;
   static const char kBytes[] = "{}[],:\"\\ \n0123456789-+.eEtrufalsn/u\x01\x80\xc3\xa9\xff";
   int rejected = 0;
   for (int i = 0; i < 4000; ++i) {
@@ -188,6 +190,12 @@ TEST_P(Differential, MutatedDocumentsSameVerdict) {
     }
     const bool theirs = nl::accept(text);
     auto r = p.parse(text);
+    // Every kernel set gives the scalar one's verdict, error code and offset.
+    auto s = scalar.parse(text);
+    ASSERT_EQ(r.code(), s.code()) << text;
+    if (!r.ok()) {
+      ASSERT_EQ(r.error().offset, s.error().offset) << text;
+    }
     if (r.ok() != theirs) {
       // nlohmann reads numbers beyond the double range as infinity; keel reports
       // number_out_of_range. Nothing else may differ.
