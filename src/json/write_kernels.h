@@ -65,6 +65,14 @@ char* scan_long_avx2(char* p, const char* s, std::size_t len, escape_extra x) no
 char* scan_long_neon(char* p, const char* s, std::size_t len, escape_extra x) noexcept;
 #endif
 
+namespace {
+// Integers from 10^4 up and negative ones, out of line: inlined, the loop kept fewer values in
+// registers (more moves around every other value's code).
+KEEL_NOINLINE inline char* write_int_rest(std::int64_t v, char* p) noexcept {
+  return write_i64(v, p);
+}
+}  // namespace
+
 // A literal's text (without its NUL) at p.
 template <std::size_t N>
 KEEL_INLINE char* put_text(char* p, const char (&text)[N]) noexcept {
@@ -244,7 +252,7 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
         if (x->data < 10000) {
           p = detail::write4(static_cast<std::uint32_t>(x->data), p);
         } else {
-          p = detail::write_i64(static_cast<std::int64_t>(x->data), p);
+          p = write_int_rest(static_cast<std::int64_t>(x->data), p);
         }
         return true;
       case type::uint64:
