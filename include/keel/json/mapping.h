@@ -782,12 +782,20 @@ class direct_mapper {
     static constexpr key_filter filter{table::by_len.data(), table::by_first.data()};
     if (!open('{')) return false;
     std::array<bool, names.size()> seen{};
+    // Keys mostly come in the fields' order: the field after the last one read is tried first.
+    std::size_t next = 0;
+    const auto lookup = [&next](std::string_view key) {
+      if (next < names.size() && key.size() == names[next].size() &&
+          table::is_name(next, key.data()))
+        return next;
+      return table::find(key);
+    };
     if (c_.at(ip) != '}') {
       for (;;) {
         if (c_.at(ip) != '"') return false;
         // A key found as it is in the text has no backslash (plain_names): nothing to unescape
         // or validate.
-        std::size_t k = plain_names<T> ? table::find(c_.raw_string(ip)) : names.size();
+        std::size_t k = plain_names<T> ? lookup(c_.raw_string(ip)) : names.size();
         if (k == names.size() && !o_.reject_unknown_keys) {
           // The members no field has, up to the next that may be one, in one call.
           ip = c_.skip_members(ip, max_depth_ - depth_, filter);
@@ -800,7 +808,7 @@ class direct_mapper {
             break;
           }
           if (c != '"') return false;
-          k = plain_names<T> ? table::find(c_.raw_string(ip)) : names.size();
+          k = plain_names<T> ? lookup(c_.raw_string(ip)) : names.size();
         }
         if (k < names.size()) {
           ip += 2;
@@ -813,6 +821,7 @@ class direct_mapper {
         }
         if (k < names.size()) {
           seen[k] = true;
+          next = k + 1;
           if (!readers[k](*this, out)) return false;
         } else if (o_.reject_unknown_keys || !skip()) {
           return false;
