@@ -3,6 +3,7 @@
 // line splitting the parallel reader (ndjson.h) runs on each piece.
 #include "keel/json/ndjson.h"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -167,14 +168,21 @@ std::size_t scan_value(std::string_view text, value_scan& s) noexcept {
   return std::string_view::npos;
 }
 
-std::vector<std::size_t> split_lines(std::string_view text, std::size_t target) {
+std::vector<std::size_t> split_lines(std::string_view text, std::size_t target,
+                                     std::size_t threads) {
   std::vector<std::size_t> starts;
   if (target == 0) target = 1;
+  if (threads == 0) threads = 1;
+  const std::size_t least = std::max<std::size_t>(target / 16, 1);
   std::size_t pos = 0;
   while (pos < text.size()) {
     starts.push_back(pos);
-    if (text.size() - pos <= target) break;
-    const std::size_t nl = find_newline(text, pos + target - 1);
+    const std::size_t rest = text.size() - pos;
+    // The last pieces shrink (a quarter of what is left per thread, down to target / 16), so that
+    // the threads finish close together.
+    const std::size_t want = std::clamp(rest / (4 * threads), least, target);
+    if (rest <= want) break;
+    const std::size_t nl = find_newline(text, pos + want - 1);
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }

@@ -689,6 +689,33 @@ TEST(Ndjson, ParallelCountsRareBlankLinesAtEveryOffset) {
   }
 }
 
+// The pieces of a parallel read start at line starts, in order, cover the text, and shrink at
+// the end (a quarter of what is left per thread, at least a sixteenth of the size asked for), so
+// that the threads finish close together.
+TEST(Ndjson, SplitLinesShrinksTheLastPieces) {
+  std::string text;
+  for (int i = 0; i < 4000; ++i) text += "[" + std::string(97, '1') + "]\n";  // 100-byte lines
+  const std::size_t target = 16384;
+  const std::vector<std::size_t> starts = detail::split_lines(text, target, 2);
+  ASSERT_GT(starts.size(), 8u);
+  EXPECT_EQ(starts[0], 0u);
+  for (std::size_t i = 1; i < starts.size(); ++i) {
+    ASSERT_GT(starts[i], starts[i - 1]);
+    ASSERT_LT(starts[i], text.size());
+    ASSERT_EQ(text[starts[i] - 1], '\n');
+  }
+  auto size = [&](std::size_t i) {
+    return (i + 1 < starts.size() ? starts[i + 1] : text.size()) - starts[i];
+  };
+  EXPECT_GE(size(0), target);
+  EXPECT_LT(size(0), target + 100);
+  EXPECT_LE(size(starts.size() - 1), target / 16 + 100);
+  for (std::size_t i = 1; i < starts.size(); ++i) EXPECT_LE(size(i), size(i - 1) + 100) << i;
+  // Text no longer than a sixteenth of a piece: one piece.
+  EXPECT_EQ(detail::split_lines(std::string_view(text).substr(0, 1000), target, 2).size(), 1u);
+  EXPECT_TRUE(detail::split_lines({}, target, 2).empty());
+}
+
 TEST(Ndjson, CorpusFile) {
   const std::string text = test::slurp(test::corpus() / "json" / "amazon_cellphones.ndjson");
   if (text.empty()) GTEST_SKIP() << "corpus missing";

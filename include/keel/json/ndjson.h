@@ -159,8 +159,11 @@ ndjson_error parse_piece(std::string_view text, const std::vector<std::size_t>& 
                          std::size_t i, piece_counts& counts, const ndjson_options& o,
                          std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
-// Splits text into pieces of about `target` bytes ending at line ends; returns the piece starts.
-std::vector<std::size_t> split_lines(std::string_view text, std::size_t target);
+// Splits text into pieces of about `target` bytes ending at line ends, the last ones smaller (a
+// quarter of what is left per thread, at least target / 16) so that `threads` threads taking them
+// in turn finish close together; returns the piece starts.
+std::vector<std::size_t> split_lines(std::string_view text, std::size_t target,
+                                     std::size_t threads);
 // Lines and records (non-blank lines, or lines longer than max_record_size) in text: one vector
 // pass counting '\n' (the kernel set of o.parse.isa), a closer look only at lines that start
 // with a blank.
@@ -250,7 +253,8 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     std::size_t skipped = 0;
     std::exception_ptr thrown;  // from map: handed on after the records before it
   };
-  const std::vector<std::size_t> starts = detail::split_lines(text, piece_bytes);
+  const std::vector<std::size_t> starts =
+      detail::split_lines(text, piece_bytes, std::max<std::size_t>(pool.size(), 2));
   const std::size_t n = starts.size();
   if (n == 0) {
     if (skipped) *skipped = 0;
