@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include "keel/detail/attributes.h"
 #include "keel/fields.h"
 #include "keel/json/document.h"
 #include "keel/json/error.h"
@@ -360,8 +361,11 @@ class mapper {
       return w;
     }();
     // key[0, n) is field k's name (n its length): two loads of the key that overlap against the
-    // name's words (no call: names are short), memcmp beyond 16 bytes.
-    static bool is_name(std::size_t k, const char* key) {
+    // name's words (no call: names are short), memcmp beyond 16 bytes. same_name is always
+    // inline (the direct read's test of the one field it expects next), is_name as the compiler
+    // chooses (find's loop over the candidates).
+    static bool is_name(std::size_t k, const char* key) { return same_name(k, key); }
+    KEEL_INLINE static bool same_name(std::size_t k, const char* key) {
       const std::size_t n = names[k].size();
       if (std::endian::native != std::endian::little || n > 16)
         return std::memcmp(names[k].data(), key, n) == 0;
@@ -786,7 +790,7 @@ class direct_mapper {
     std::size_t next = 0;
     const auto lookup = [&next](std::string_view key) {
       if (next < names.size() && key.size() == names[next].size() &&
-          table::is_name(next, key.data()))
+          table::same_name(next, key.data()))
         return next;
       return table::find(key);
     };
