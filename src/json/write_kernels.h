@@ -230,7 +230,7 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
     const std::uint64_t tag = x->tag;
     const std::size_t len = tag >> 8;
     ensure(len * 6 + 8);
-    if (Plain && (tag & kNoEscape)) {
+    if (Plain && (tag & kNoEscape)) [[likely]] {
       p = put_noescape_string<Key>(p, text(x), len);
       return true;
     }
@@ -243,18 +243,22 @@ error_code write_tree(output_buffer& out, std::size_t& size, const node* start, 
   };
   auto scalar = [&](const node* x) KEEL_INLINE_LAMBDA -> bool {
     const std::uint64_t tag = x->tag;
-    switch (static_cast<type>(tag & kTypeMask)) {
-      case type::string:
-        return string.template operator()<false>(x);
-      case type::int64:
-        ensure(0);
-        // Small non-negative integers inline (no call), the rest out of line.
-        if (x->data < 10000) {
-          p = detail::write4(static_cast<std::uint32_t>(x->data), p);
-        } else {
-          p = write_int_rest(static_cast<std::int64_t>(x->data), p);
-        }
-        return true;
+    // Strings and integers, the commonest values, by compare and branch ahead of the switch:
+    // through its jump table (an indirect branch for every value) documents that mix value
+    // types took up to 16 % longer (update-center.json).
+    const auto t = static_cast<type>(tag & kTypeMask);
+    if (t == type::string) return string.template operator()<false>(x);
+    if (t == type::int64) {
+      ensure(0);
+      // Small non-negative integers inline (no call), the rest out of line.
+      if (x->data < 10000) {
+        p = detail::write4(static_cast<std::uint32_t>(x->data), p);
+      } else {
+        p = write_int_rest(static_cast<std::int64_t>(x->data), p);
+      }
+      return true;
+    }
+    switch (t) {  // the other scalars (string and int64 are above)
       case type::uint64:
         ensure(0);
         p = detail::write_u64(x->data, p);
