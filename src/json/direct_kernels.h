@@ -449,11 +449,29 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
     if (len != 0) candidates &= f.by_first[key[0]];
     return candidates != 0;
   };
+  // Whether a key has a backslash, from stage 1's map of the blocks that hold one (when it made
+  // one): the text from the last key looked up to clean_to (the first marked block after it)
+  // has none, so the keys that end before it need no look at their bytes.
+  const std::uint64_t* const map = v.backslash_blocks;
+  std::size_t clean_to = 0;
+  const auto plain_key = [&](const std::uint32_t* at) {
+    if (at[1] <= clean_to) return true;
+    if (map != nullptr) {
+      const std::size_t from = at[0] + 1, last = st.len >> 12;
+      std::size_t w = from >> 12;
+      std::uint64_t bits = map[w] & (~std::uint64_t{0} << ((from >> 6) & 63));
+      while (bits == 0 && w < last) bits = map[++w];
+      clean_to = bits == 0 ? ~std::size_t{0}
+                           : ((w << 6) + static_cast<std::size_t>(std::countr_zero(bits))) << 6;
+      if (at[1] <= clean_to) return true;
+    }
+    return plain_string<I>(v.buf, v.safe, at);
+  };
   for (;;) {
     if (v.buf[*ip] != '"') return ip;
     // The key as written first: without a backslash it is the key.
     if (may_be_field(v.buf + ip[0] + 1, ip[1] - ip[0] - 1)) return ip;
-    if (!plain_string<I>(v.buf, v.safe, ip)) {
+    if (!plain_key(ip)) {
       if (!key_by_stage2<I>(st, v, ip)) return nullptr;
       if ((v.nodes[0].tag & kNoEscape) == 0 &&
           may_be_field(v.strings, static_cast<std::size_t>(v.nodes[0].tag >> 8)))
