@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -227,6 +228,32 @@ TEST(Ndjson, ParallelDeliversInInputOrder) {
     EXPECT_EQ(lines[1000], 1002u);  // a blank line after record 0 and after record 1000
     EXPECT_EQ(lines[1001], 1004u);
   }
+}
+
+// map may return any movable type (results are kept per piece in a compact form): bool (no
+// std::vector<bool> inside) and a move-only type, with each record's numbers and offset.
+TEST(Ndjson, ParallelResultsOfAnyMovableType) {
+  const std::string text = "[1]\n\n[2]\n[3]\n";
+  keel::pool::thread_pool pool(2);
+  std::string seen;
+  EXPECT_FALSE(parallel_ndjson(
+      pool, text, {},
+      [](const value& v, const record_info&) { return (*v[0]->get<std::int64_t>() & 1) != 0; },
+      [&](bool odd, const record_info& info) {
+        seen += std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
+                std::to_string(info.offset) + (odd ? "o " : "e ");
+      },
+      nullptr, 1));
+  EXPECT_EQ(seen, "1:1:0o 2:3:5e 3:4:9o ");
+  std::vector<int> got;
+  EXPECT_FALSE(parallel_ndjson(
+      pool, text, {},
+      [](const value& v, const record_info&) {
+        return std::make_unique<int>(static_cast<int>(*v[0]->get<std::int64_t>()));
+      },
+      [&](std::unique_ptr<int>&& p, const record_info&) { got.push_back(*p); }, nullptr,
+      std::size_t{1} << 20));
+  EXPECT_EQ(got, (std::vector<int>{1, 2, 3}));
 }
 
 // Pieces are parsed ahead of consume: a consume that waits for a record two pieces ahead sees it

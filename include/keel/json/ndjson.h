@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -222,6 +223,75 @@ class slot_turn {
   std::atomic<std::uint32_t> state_{0};
   std::atomic<std::uint32_t> waiters_{0};
 };
+
+// The records of one piece of a parallel read, in few bytes a record: map's result and the
+// record's offset from the piece's first record (4 bytes). Record and line numbers go up by one
+// from the first record's, unless a blank line or a skipped record breaks the run (or the piece
+// spans 4 GiB): from there on every record_info is kept. The consuming thread reads what another
+// core wrote, and that core writes the same memory again a few pieces later: each byte less is
+// less to move between the cores both times.
+template <class R>
+class piece_records {
+ public:
+  void reserve(std::size_t n) {
+    values_.reserve(n);
+    offsets_.reserve(n);
+  }
+  // Adds a record; on an exception (no memory) nothing is added.
+  void add(R&& r, const record_info& info) {
+    const std::size_t k = values_.size();
+    if (k == 0) first_ = info;
+    if (infos_.empty()) [[likely]] {
+      const std::size_t d = info.offset - first_.offset;
+      if (info.record == first_.record + k && info.line == first_.line + k &&
+          d <= std::numeric_limits<std::uint32_t>::max()) [[likely]] {
+        offsets_.push_back(static_cast<std::uint32_t>(d));
+        try {
+          values_.push_back(box{std::forward<R>(r)});
+        } catch (...) {
+          offsets_.pop_back();
+          throw;
+        }
+        return;
+      }
+      std::vector<record_info> all;
+      all.reserve(std::max(values_.capacity(), k + 1));
+      for (std::size_t j = 0; j < k; ++j) all.push_back(this->info(j));
+      all.push_back(info);
+      values_.push_back(box{std::forward<R>(r)});
+      infos_ = std::move(all);
+      return;
+    }
+    infos_.push_back(info);
+    try {
+      values_.push_back(box{std::forward<R>(r)});
+    } catch (...) {
+      infos_.pop_back();
+      throw;
+    }
+  }
+  std::size_t size() const noexcept { return values_.size(); }
+  R&& take(std::size_t k) noexcept { return std::forward<R>(values_[k].r); }
+  record_info info(std::size_t k) const noexcept {
+    if (!infos_.empty()) return infos_[k];
+    return {first_.record + k, first_.line + k, first_.offset + offsets_[k]};
+  }
+  // Forgets the records, keeping the memory.
+  void clear() noexcept {
+    values_.clear();
+    offsets_.clear();
+    infos_.clear();
+  }
+
+ private:
+  struct box {  // (no std::vector<bool>)
+    R r;
+  };
+  std::vector<box> values_;
+  std::vector<std::uint32_t> offsets_;  // while infos_ is empty
+  std::vector<record_info> infos_;
+  record_info first_;
+};
 }  // namespace detail
 
 // Parses the records of `text` on the calling thread and pool.size() - 1 of the pool's workers (at
@@ -248,7 +318,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   }
   using R = std::invoke_result_t<Map&, const value&, const record_info&>;
   struct piece_result {
-    std::vector<std::pair<R, record_info>> items;
+    detail::piece_records<R> items;
     ndjson_error error;
     std::size_t skipped = 0;
     std::exception_ptr thrown;  // from map: handed on after the records before it
@@ -264,7 +334,10 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   // Piece i goes to slot i % window once piece i - window was consumed (detail::slot_turn).
   const std::size_t helpers = std::min(pool.size() > 1 ? pool.size() - 1 : std::size_t{1}, n - 1);
   const std::size_t window = 4 * (helpers + 1);
-  struct slot {
+  // A slot keeps its result vector's memory from piece to piece (cleared when consumed): the
+  // thread that fills it next writes memory last read `window` pieces ago, not memory another
+  // core has just read (a freed vector would go straight to the next piece's reserve).
+  struct alignas(64) slot {
     detail::slot_turn turn;
     piece_result result;
   };
@@ -274,12 +347,14 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   std::atomic<bool> stop{false};
   // Parses piece i into its slot (free: piece i - window was consumed).
   auto work = [&](std::size_t i) {
+    slot& sl = slots[i % window];
     // Built on the parsing thread's own stack, written to the slot once: the vectors written per
     // record of two pieces parsed at once are never on one cache line.
     piece_result out;
+    out.items = std::move(sl.result.items);
     struct ctx_t {
       Map* map;
-      std::vector<std::pair<R, record_info>>* items;
+      detail::piece_records<R>* items;
     } ctx{&map, &out.items};
     try {
       out.error = detail::parse_piece(
@@ -287,14 +362,14 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
           [](void* c, std::size_t records) { static_cast<ctx_t*>(c)->items->reserve(records); },
           [](void* c, const value& v, const record_info& info) {
             auto* x = static_cast<ctx_t*>(c);
-            x->items->emplace_back((*x->map)(v, info), info);
+            x->items->add((*x->map)(v, info), info);
           },
           &ctx);
     } catch (...) {
       out.thrown = std::current_exception();
     }
-    slots[i % window].result = std::move(out);
-    slots[i % window].turn.set(detail::slot_turn::done(i));
+    sl.result = std::move(out);
+    sl.turn.set(detail::slot_turn::done(i));
   };
   // A worker takes pieces in input order, each when its slot is free, until none is left or the
   // caller stops.
@@ -332,10 +407,11 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
         }
         continue;
       }
-      piece_result res = std::move(s.result);
-      s.turn.set(detail::slot_turn::free_for(c + window));
-      ++c;
-      for (auto& [r, info] : res.items) consume(std::move(r), std::as_const(info));
+      piece_result& res = s.result;
+      for (std::size_t k = 0, m = res.items.size(); k < m; ++k) {
+        const record_info info = res.items.info(k);
+        consume(res.items.take(k), info);
+      }
       // (map threw at the record after the last one it returned)
       if (res.thrown) std::rethrow_exception(res.thrown);
       total_skipped += res.skipped;
@@ -343,6 +419,9 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
         first = res.error;
         break;
       }
+      res.items.clear();  // (the memory stays for the slot's next piece)
+      s.turn.set(detail::slot_turn::free_for(c + window));
+      ++c;
     }
   } catch (...) {
     finish();
