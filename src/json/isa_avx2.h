@@ -32,6 +32,12 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
     return bits(_mm256_cmpeq_epi8(b.lo, k), _mm256_cmpeq_epi8(b.hi, k));
   }
+  // Nonzero when a byte of the block is c (one mask move for both halves).
+  static std::uint64_t any_eq(const block& b, std::uint8_t c) noexcept {
+    const __m256i k = _mm256_set1_epi8(static_cast<char>(c));
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(
+        _mm256_or_si256(_mm256_cmpeq_epi8(b.lo, k), _mm256_cmpeq_epi8(b.hi, k))));
+  }
   static std::uint64_t control(const block& b) noexcept {
     const __m256i k = _mm256_set1_epi8(0x1f);
     return bits(_mm256_cmpeq_epi8(_mm256_min_epu8(b.lo, k), b.lo),

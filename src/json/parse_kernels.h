@@ -112,7 +112,14 @@ struct stage1 {
   KEEL_INLINE bool block(parse_state& st, const std::uint8_t* p, std::size_t base,
                          std::uint32_t*& out) noexcept {
     const typename I::block b = I::load(p);
-    const std::uint64_t bs = I::eq(b, '\\');
+    // Backslashes are rare: where the ISA has any_eq (one mask move for the block, not one per
+    // register) the block is tested for one, and their mask made only when it has one.
+    std::uint64_t bs_any;
+    if constexpr (requires { I::any_eq(b, '\\'); }) {
+      bs_any = I::any_eq(b, '\\');
+    } else {
+      bs_any = I::eq(b, '\\');
+    }
     const std::uint64_t q = I::eq(b, '"');
     // Control bytes moved to a general register at once (the empty asm): otherwise GCC folds the
     // in-string mask into a masked compare, which puts the compare, and the branch below, behind
@@ -125,7 +132,7 @@ struct stage1 {
       ctrl = I::control(b);
     }
     asm("" : "+r"(ctrl));
-    const std::uint64_t escaped = (bs | prev_escaped) ? escaped_bytes(bs, base) : 0;
+    const std::uint64_t escaped = (bs_any | prev_escaped) ? escaped_bytes(I::eq(b, '\\'), base) : 0;
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
