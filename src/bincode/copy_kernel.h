@@ -11,7 +11,9 @@
 // multiple of the width). Above that, the first vector and the last four are loaded up front; the
 // body moves four vectors per iteration with unaligned loads and stores aligned to the vector
 // width; the last four and the first vector are stored at the end (overlapping the body where the
-// size is not a multiple of four vectors). Source and destination never overlap (as for memcpy).
+// size is not a multiple of four vectors). Where the destination is less than 256 bytes ahead of
+// the source modulo 4 KiB the body runs from the end instead (aliases_forward, below). Source and
+// destination never overlap (as for memcpy).
 #pragma once
 
 #include <cstddef>
@@ -45,6 +47,36 @@ template <class V, class R>
   V::storeu(d + size - w, t3);
 }
 
+// Whether a forward loop would read behind its own stores modulo 4 KiB: the destination less than
+// 256 bytes ahead of the source modulo 4 KiB (`skew`: what the destination's first byte is ahead
+// of the source's). A load from the address of a pending store modulo 4 KiB waits for it ("4K
+// aliasing"); there the body is copied from its end, as glibc's memmove does.
+inline bool aliases_forward(const std::uint8_t* d, const std::uint8_t* s,
+                            std::size_t skew) noexcept {
+  return ((reinterpret_cast<std::uintptr_t>(d) + skew - reinterpret_cast<std::uintptr_t>(s)) &
+          4095) < 256;
+}
+
+// The body of both kernels copied from its end: d + i comes from s + i - skew; four vectors an
+// iteration, stored aligned to the vector width, from the last whole vector of d .. d + size down
+// while the loads stay at or after s. Leaves d .. d + skew + 4 * width (at most) and the last
+// vector (d + size - width ..) for the caller.
+template <class V>
+[[gnu::always_inline]] inline void copy_body_backward(std::uint8_t* d, const std::uint8_t* s,
+                                                      std::size_t size, std::size_t skew) noexcept {
+  constexpr std::size_t w = V::width;
+  std::size_t e = size - ((reinterpret_cast<std::uintptr_t>(d) + size) & (w - 1));
+  for (; e >= skew + 4 * w; e -= 4 * w) {
+    const std::uint8_t* q = s + (e - skew);
+    const auto r0 = V::loadu(q - 4 * w), r1 = V::loadu(q - 3 * w), r2 = V::loadu(q - 2 * w),
+               r3 = V::loadu(q - w);
+    V::store_aligned(d + e - 4 * w, r0);
+    V::store_aligned(d + e - 3 * w, r1);
+    V::store_aligned(d + e - 2 * w, r2);
+    V::store_aligned(d + e - w, r3);
+  }
+}
+
 // V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r) (and
 // shift_in8 for copy_prefixed_kernel, below).
 // Requires n > width.
@@ -64,6 +96,17 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
     V::storeu(d + w, b);
     V::storeu(d + n - 2 * w, c);
     V::storeu(d + n - w, e);
+    return;
+  }
+  if (aliases_forward(d, s, 0)) {
+    const auto h0 = V::loadu(s), h1 = V::loadu(s + w), h2 = V::loadu(s + 2 * w),
+               h3 = V::loadu(s + 3 * w), last = V::loadu(s + n - w);
+    copy_body_backward<V>(d, s, n, 0);
+    V::storeu(d + n - w, last);
+    V::storeu(d, h0);
+    V::storeu(d + w, h1);
+    V::storeu(d + 2 * w, h2);
+    V::storeu(d + 3 * w, h3);
     return;
   }
   const auto head = V::loadu(s);
@@ -116,6 +159,21 @@ inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::
     V::storeu(d + 2 * w, b);
     V::storeu(d + 3 * w, c);
     V::storeu(d + m - w, last);
+    V::storeu(d, first);
+    return;
+  }
+  if (aliases_forward(d, s, 8)) {
+    // The front: d .. d + 4 * w + 8 in five vectors (the first, three more, one ending 8 bytes
+    // past d + 4 * w; n >= 4 * w).
+    const auto a = V::loadu(s + (w - 8)), b = V::loadu(s + (2 * w - 8)),
+               c = V::loadu(s + (3 * w - 8)), c8 = V::loadu(s + 3 * w),
+               last = V::loadu(s + (n - w));
+    copy_body_backward<V>(d, s, m, 8);
+    V::storeu(d + m - w, last);
+    V::storeu(d + w, a);
+    V::storeu(d + 2 * w, b);
+    V::storeu(d + 3 * w, c);
+    V::storeu(d + 3 * w + 8, c8);
     V::storeu(d, first);
     return;
   }
