@@ -199,10 +199,10 @@ class piece_counts {
   std::unique_ptr<slot[]> slots_;
 };
 
-// The turn of one result slot of parallel_ndjson: the slot holds piece i (i % window) from when
-// piece i - window was consumed (state free_for(i)) until piece i is consumed (it is parsed at
-// state done(i)). Waiting spins briefly, then sleeps on the state word; setting it wakes a
-// sleeper only when there is one.
+// The turn of one result slot of parallel_ndjson: the slot holds piece i (i % its slot count)
+// from when piece i - window was consumed (state free_for(i)) until piece i is consumed (it is
+// parsed at state done(i)). Waiting spins briefly, then sleeps on the state word; setting it wakes
+// a sleeper only when there is one.
 class slot_turn {
  public:
   static std::uint32_t free_for(std::size_t piece) noexcept {
@@ -211,6 +211,8 @@ class slot_turn {
   static std::uint32_t done(std::size_t piece) noexcept {
     return static_cast<std::uint32_t>(2 * piece + 1);
   }
+  // A slot no piece may use yet.
+  static constexpr std::uint32_t kNone = 0xffffffffu;
   void reset(std::uint32_t v) noexcept { state_.store(v, std::memory_order_relaxed); }
   bool is(std::uint32_t v) const noexcept { return state_.load(std::memory_order_acquire) == v; }
   void set(std::uint32_t v) noexcept;
@@ -276,11 +278,16 @@ class piece_records {
     if (!infos_.empty()) return infos_[k];
     return {first_.record + k, first_.line + k, first_.offset + offsets_[k]};
   }
-  // Forgets the records, keeping the memory.
-  void clear() noexcept {
+  // Forgets the records, keeping the memory when it is at most `keep` bytes.
+  void clear(std::size_t keep) noexcept {
     values_.clear();
     offsets_.clear();
     infos_.clear();
+    if (values_.capacity() * sizeof(box) + offsets_.capacity() * sizeof(std::uint32_t) +
+            infos_.capacity() * sizeof(record_info) >
+        keep) {
+      *this = piece_records();
+    }
   }
 
  private:
@@ -331,23 +338,29 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     return {};
   }
   detail::piece_counts counts(text, starts, options);
-  // Piece i goes to slot i % window once piece i - window was consumed (detail::slot_turn).
+  // Piece i goes to slot i % slot_count once piece i - window was consumed (detail::slot_turn):
+  // at most `window` pieces' results are held.
   const std::size_t helpers = std::min(pool.size() > 1 ? pool.size() - 1 : std::size_t{1}, n - 1);
   const std::size_t window = 4 * (helpers + 1);
-  // A slot keeps its result vector's memory from piece to piece (cleared when consumed): the
-  // thread that fills it next writes memory last read `window` pieces ago, not memory another
-  // core has just read (a freed vector would go straight to the next piece's reserve).
+  // A slot keeps its result arrays' memory from piece to piece (cleared when consumed), up to
+  // piece_bytes / 8 of it: the thread that fills a slot writes memory the consuming thread last
+  // read slot_count pieces ago, long gone from that core's caches, not memory it has just read
+  // (as a freed vector would be, going straight to the next piece's allocation); a write to a
+  // line another core holds waits for that core.
+  const std::size_t slot_count = 4 * window;
+  const std::size_t kept_bytes = piece_bytes / 8;
   struct alignas(64) slot {
     detail::slot_turn turn;
     piece_result result;
   };
-  const std::unique_ptr<slot[]> slots(new slot[window]);
-  for (std::size_t s = 0; s < window; ++s) slots[s].turn.reset(detail::slot_turn::free_for(s));
+  const std::unique_ptr<slot[]> slots(new slot[slot_count]);
+  for (std::size_t s = 0; s < slot_count; ++s)
+    slots[s].turn.reset(s < window ? detail::slot_turn::free_for(s) : detail::slot_turn::kNone);
   std::atomic<std::size_t> next{0};  // the first piece nobody has taken
   std::atomic<bool> stop{false};
   // Parses piece i into its slot (free: piece i - window was consumed).
   auto work = [&](std::size_t i) {
-    slot& sl = slots[i % window];
+    slot& sl = slots[i % slot_count];
     // Built on the parsing thread's own stack, written to the slot once: the vectors written per
     // record of two pieces parsed at once are never on one cache line.
     piece_result out;
@@ -376,7 +389,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   auto helper = [&] {
     while (!stop.load(std::memory_order_acquire)) {
       const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n || !slots[i % window].turn.await(detail::slot_turn::free_for(i), stop)) return;
+      if (i >= n || !slots[i % slot_count].turn.await(detail::slot_turn::free_for(i), stop)) return;
       work(i);
     }
   };
@@ -384,7 +397,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   // The workers refer to this frame: they end before it is left.
   auto finish = [&] {
     stop.store(true, std::memory_order_seq_cst);
-    for (std::size_t s = 0; s < window; ++s) slots[s].turn.interrupt();
+    for (std::size_t s = 0; s < slot_count; ++s) slots[s].turn.interrupt();
     for (auto& f : running) f.wait();
   };
   std::size_t total_skipped = 0;
@@ -393,7 +406,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     running.reserve(helpers);
     for (std::size_t h = 0; h < helpers; ++h) running.push_back(pool.submit(helper));
     for (std::size_t c = 0; c < n;) {  // c: the next piece to consume
-      slot& s = slots[c % window];
+      slot& s = slots[c % slot_count];
       if (!s.turn.is(detail::slot_turn::done(c))) {
         // Not done: the calling thread parses the next piece meanwhile, if its slot is free.
         std::size_t i = next.load(std::memory_order_relaxed);
@@ -419,8 +432,8 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
         first = res.error;
         break;
       }
-      res.items.clear();  // (the memory stays for the slot's next piece)
-      s.turn.set(detail::slot_turn::free_for(c + window));
+      res.items.clear(kept_bytes);  // (the memory stays for the slot's next piece)
+      slots[(c + window) % slot_count].turn.set(detail::slot_turn::free_for(c + window));
       ++c;
     }
   } catch (...) {
