@@ -354,7 +354,9 @@ KEEL_NOINLINE bool check_by_stage2(parse_state& st, const direct_view& v,
 // The container at ip ('{' or '['), skipped: the position after it, or nullptr when the text is
 // not valid JSON there (st.opt's max_depth and allow_trailing_commas apply, as in stage2::run).
 // The kinds of the open containers are one bit each; nesting deeper than those bits goes to
-// stage 2's grammar.
+// stage 2's grammar. The walk's states are separate for objects and arrays (the kind of the
+// innermost container is where the walk is, not a variable tested at each comma), so that each
+// test has its own branch.
 template <class I>
 const std::uint32_t* skip_container(parse_state& st, const direct_view& v,
                                     const std::uint32_t* ip) noexcept {
@@ -367,7 +369,6 @@ const std::uint32_t* skip_container(parse_state& st, const direct_view& v,
   const std::size_t limit = max_depth < kLevels ? max_depth : kLevels;
   const std::uint32_t* const start = ip;
   std::size_t depth = 0;
-  bool object = false;
   std::uint8_t c;
 open:
   if (depth >= limit) [[unlikely]] {
@@ -375,35 +376,15 @@ open:
     // Deeper than the bits here: stage 2 walks the whole value again.
     return container_at<I>(st, v, start);
   }
-  object = buf[*ip] == '{';
-  kinds = (kinds << 1) | std::uint64_t{object};
   ++depth;
-  ++ip;
-  if (object) {
-    if (buf[*ip] == '}') {
-      ++ip;
-      goto close;
-    }
-    goto key;
-  }
-  if (buf[*ip] == ']') {
+  if (buf[*ip++] == '{') {
+    kinds = (kinds << 1) | 1;
+    if (buf[*ip] != '}') goto key;
     ++ip;
     goto close;
   }
-value:
-  c = buf[*ip];
-  if (c == '"') {  // its escapes are checked by skip_members (escapes_valid)
-    ip += 2;
-    goto after_value;
-  }
-  if (kTokenChar.t[c]) {  // a bare token (or a byte stage 2 rejects where a value starts)
-    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2<I>(st, v, ip)) return nullptr;
-    ++ip;
-    goto after_value;
-  }
-  if (c == '{' || c == '[') goto open;
-  // A value expected after a comma: ']' is a trailing comma, when allowed, in an array.
-  if (c != ']' || !trailing || object) return nullptr;
+  kinds <<= 1;
+  if (buf[*ip] != ']') goto array_value;
   ++ip;
   goto close;
 key:
@@ -416,19 +397,48 @@ key:
   ip += 2;
   if (buf[*ip] != ':') return nullptr;
   ++ip;
-  goto value;
-after_value:
-  c = buf[*ip++];
-  if (c == ',') {
-    if (object) goto key;
-    goto value;
+  c = buf[*ip];
+  if (c == '"') {  // its escapes are checked by skip_members (escapes_valid)
+    ip += 2;
+    goto object_next;
   }
-  if (c != (object ? std::uint8_t{'}'} : std::uint8_t{']'})) return nullptr;
+  if (kTokenChar.t[c]) {  // a bare token (or a byte stage 2 rejects where a value starts)
+    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2<I>(st, v, ip)) return nullptr;
+    ++ip;
+    goto object_next;
+  }
+  if (c == '{' || c == '[') goto open;
+  return nullptr;
+object_next:
+  c = buf[*ip++];
+  if (c == ',') goto key;
+  if (c != '}') return nullptr;
+  goto close;
+array_value:
+  c = buf[*ip];
+  if (c == '"') {
+    ip += 2;
+    goto array_next;
+  }
+  if (kTokenChar.t[c]) {
+    if (!plain_scalar<I>(buf, safe, ip) && !check_by_stage2<I>(st, v, ip)) return nullptr;
+    ++ip;
+    goto array_next;
+  }
+  if (c == '{' || c == '[') goto open;
+  // A value expected after a comma: ']' is a trailing comma, when allowed.
+  if (c != ']' || !trailing) return nullptr;
+  ++ip;
+  goto close;
+array_next:
+  c = buf[*ip++];
+  if (c == ',') goto array_value;
+  if (c != ']') return nullptr;
 close:
   if (--depth == 0) return ip;
   kinds >>= 1;
-  object = kinds & 1;
-  goto after_value;
+  if (kinds & 1) goto object_next;
+  goto array_next;
 }
 
 // The key at ip unescaped by stage 2 (its node at v.nodes[0], its text at v.strings): out of
