@@ -59,19 +59,30 @@ struct isa_avx2 : keel::detail::simd_avx2 {
   }
   // Whitespace and operators (see stage1_scalar.h) by table lookup on the low nibble: the four
   // whitespace bytes have distinct low nibbles, and so do { } , : (after OR 0x20).
+  static __m256i ws_bytes(__m256i v) noexcept {
+    const __m256i t = _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0,
+                                       ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
+    return _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, v), v);
+  }
+  static __m256i op_bytes(__m256i v) noexcept {
+    const __m256i t = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0, 0, 0,
+                                       0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
+    v = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+    return _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, v), v);
+  }
   static void classify(const block& b, std::uint64_t& ws, std::uint64_t& ops) noexcept {
-    const __m256i ws_table =
-        _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0, ' ', 0, 0, 0, 0,
-                         0, 0, 0, 0, '\t', '\n', 0, 0, '\r', 0, 0);
-    const __m256i op_table =
-        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0, 0, 0, 0, 0, 0, 0,
-                         0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
-    const __m256i s = _mm256_set1_epi8(0x20);
-    ws = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.lo), b.lo),
-              _mm256_cmpeq_epi8(_mm256_shuffle_epi8(ws_table, b.hi), b.hi));
-    const __m256i lo = _mm256_or_si256(b.lo, s), hi = _mm256_or_si256(b.hi, s);
-    ops = bits(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, lo), lo),
-               _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, hi), hi));
+    ws = bits(ws_bytes(b.lo), ws_bytes(b.hi));
+    ops = bits(op_bytes(b.lo), op_bytes(b.hi));
+  }
+  // Operators, and the separators (operators, whitespace and quotes, escaped ones included) whose
+  // complement is the bare-token bytes: the three ORed in the vector registers, one mask for the
+  // separators instead of whitespace's own and two ORs after it (stage 1 -2.6 to -3.8 %).
+  static void classify_sep(const block& b, std::uint64_t& ops, std::uint64_t& sep) noexcept {
+    const __m256i q = _mm256_set1_epi8('"');
+    const __m256i op_lo = op_bytes(b.lo), op_hi = op_bytes(b.hi);
+    ops = bits(op_lo, op_hi);
+    sep = bits(_mm256_or_si256(_mm256_or_si256(op_lo, ws_bytes(b.lo)), _mm256_cmpeq_epi8(b.lo, q)),
+               _mm256_or_si256(_mm256_or_si256(op_hi, ws_bytes(b.hi)), _mm256_cmpeq_epi8(b.hi, q)));
   }
   // Structural positions as 32-bit offsets, four per step (room: kIndexSlack). tzcnt and blsr
   // by intrinsic: from std::countr_zero (defined as 64 for 0) GCC made a branch after every

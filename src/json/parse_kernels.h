@@ -83,13 +83,18 @@ struct stage1 {
   [[no_unique_address]] std::conditional_t<I::kVectorUtf8, utf8_check<I>, no_utf8_check> utf8;
   std::uint64_t prev_escaped = 0;    // bit 0: the next block's first byte is escaped
   std::uint64_t prev_in_string = 0;  // all ones when the previous block ended inside a string
-  std::uint64_t prev_scalar = 0;     // bit 0: the previous block ended inside a bare token
+  std::uint64_t prev_scalar = 0;     // bit 0: it ended in a bare token (kSeparators: outside one)
   std::size_t utf8_resume = 0;       // first byte not yet covered by a validated sequence
   std::uint64_t prev_hi = 0;         // the previous block's non-ASCII bytes (vector UTF-8 check)
   std::size_t line_ends = 0;         // Lines == 2: the '\n' bytes so far
   std::size_t blank_starts = 0;      // Lines == 2: lines after one that start with whitespace
   std::uint64_t prev_nl = 0;         // Lines == 2: bit 0: the previous block ended in '\n'
   std::uint64_t* marks = nullptr;    // Marks: parse_state::backslash_blocks
+  // Where the ISA has classify_sep (and the whitespace mask is not needed for line counting).
+  static constexpr bool kSeparators =
+      Lines != 2 && requires(const typename I::block& b, std::uint64_t& m) {
+    I::classify_sep(b, m, m);
+  };
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs, [[maybe_unused]] std::size_t base) noexcept {
@@ -137,14 +142,23 @@ struct stage1 {
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
     const std::uint64_t bad_ctrl = ctrl & in_string;
-    std::uint64_t ops, ws;
-    I::classify(b, ws, ops);
     // Bytes of bare tokens, strings' contents included: the in-string mask is applied once, to
     // the result, so the token starts do not wait for the carry-less multiply. (Same positions:
     // a byte outside a string follows a byte outside one or the closing quote, never contents.)
-    const std::uint64_t scalar = ~(ops | ws | quotes);
-    const std::uint64_t starts = scalar & ~((scalar << 1) | prev_scalar);
-    prev_scalar = scalar >> 63;
+    std::uint64_t ops, ws, starts;
+    if constexpr (kSeparators) {
+      // The separators (operators, whitespace, quotes escaped or not: those differ only inside
+      // strings, where starts are dropped) as one mask; a start is a non-separator after one.
+      std::uint64_t sep;
+      I::classify_sep(b, ops, sep);
+      starts = ~sep & ((sep << 1) | prev_scalar);
+      prev_scalar = sep >> 63;
+    } else {
+      I::classify(b, ws, ops);
+      const std::uint64_t scalar = ~(ops | ws | quotes);
+      starts = scalar & ~((scalar << 1) | prev_scalar);
+      prev_scalar = scalar >> 63;
+    }
     // Non-ASCII bytes (slow() ignores them when the check is off: allow_invalid_utf8 is read
     // there, not kept live in the loop).
     const std::uint64_t hi = high(b);
@@ -304,6 +318,7 @@ struct stage1 {
   }
 
   KEEL_INLINE void scan(parse_state& st) noexcept {
+    if constexpr (kSeparators) prev_scalar = 1;  // the input starts after a separator
     std::uint32_t* out = st.idx;
     // Locals, not re-read through st each block (the index stores may alias anything).
     const std::uint8_t* const buf = st.buf;
