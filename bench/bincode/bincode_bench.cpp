@@ -272,11 +272,12 @@ void add_keel_struct_ops(std::vector<timed_op>& ops,
                  {}});
 }
 
-// The pod sizes: 64 B .. 64 MiB in steps of 16x (up to 1 MiB with --quick).
+// The pod sizes: 64 B, 256 B (a copy past the inline 64 bytes but still mostly call overhead),
+// then 1 KiB .. 64 MiB in steps of 16x (up to 1 MiB with --quick).
 std::vector<std::size_t> pod_sizes(const keel::bench::context& ctx) {
   const std::size_t max = ctx.quick ? (std::size_t{1} << 20) : (std::size_t{64} << 20);
-  std::vector<std::size_t> sizes;
-  for (std::size_t size = 64; size <= max; size *= 16) sizes.push_back(size);
+  std::vector<std::size_t> sizes{64, 256};
+  for (std::size_t size = 1024; size <= max; size *= 16) sizes.push_back(size);
   return sizes;
 }
 

@@ -29,7 +29,6 @@ void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len, const std::uint8_
 
 // The chosen kernels; until the first call, functions that choose them. Every thread that races
 // on the first call stores the same values.
-std::atomic<copy_fn> copy_impl{copy_first};
 std::atomic<copy_prefixed_fn> copy_prefixed_impl{copy_prefixed_first};
 std::atomic<isa> chosen{isa::automatic};
 
@@ -62,7 +61,7 @@ isa use(isa which) noexcept {
     which = keel::detail::choose_isa("KEEL_BINCODE_ISA");
   const copy_kernels& k = kernels_of(which);
   if (&k == &libc_kernels) which = isa::scalar;  // a set without copy kernels (neon): memcpy
-  copy_impl.store(k.copy, std::memory_order_relaxed);
+  copy_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.copy, std::memory_order_relaxed);
   copy_prefixed_impl.store(k.prefixed, std::memory_order_relaxed);
   chosen.store(which, std::memory_order_relaxed);
   return which;
@@ -84,6 +83,8 @@ inline bool in_kernel_range(std::size_t n) noexcept {
 
 }  // namespace
 
+std::atomic<copy_fn> copy_kernel_chosen{copy_first};
+
 const char* copy_block_isa() noexcept {
   isa c = chosen.load(std::memory_order_relaxed);
   if (c == isa::automatic) c = use(isa::automatic);
@@ -94,9 +95,10 @@ isa set_copy_block_isa(isa which) noexcept { return use(which); }
 
 // Every path ends in a tail call: no stack frame.
 void copy_block(void* dst, const void* src, std::size_t n) noexcept {
-  if (in_kernel_range(n))
-    return copy_impl.load(std::memory_order_relaxed)(static_cast<std::uint8_t*>(dst),
-                                                     static_cast<const std::uint8_t*>(src), n);
+  if (in_kernel_range(n)) {
+    if (const copy_fn f = copy_kernel_chosen.load(std::memory_order_relaxed))
+      return f(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), n);
+  }
   std::memcpy(dst, src, n);
 }
 

@@ -19,9 +19,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "keel/bincode/detail/wire.h"
+
 namespace keel::bincode::detail {
 
-inline constexpr std::size_t copy_kernel_min = 65, copy_kernel_max = 16384;
+// copy_kernel_min, copy_kernel_max, copy_fn: keel/bincode/detail/wire.h.
 
 // The body of both kernels copying `size` bytes to d: four vectors an iteration from q to p (p
 // aligned to the vector width) while p < d + size - 4 * width, then the last four vectors of the
@@ -192,7 +194,6 @@ inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::
 
 // The kernels of one instruction set (copy_kernel and copy_prefixed_kernel over its vectors): any
 // n > 64; copy.cpp calls them for copy_kernel_min .. copy_kernel_max.
-using copy_fn = void (*)(std::uint8_t*, const std::uint8_t*, std::size_t) noexcept;
 using copy_prefixed_fn = void (*)(std::uint8_t*, std::uint64_t, const std::uint8_t*,
                                   std::size_t) noexcept;
 struct copy_kernels {

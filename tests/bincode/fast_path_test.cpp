@@ -165,31 +165,39 @@ constexpr std::size_t copy_sizes[] = {0,    1,     64,    65,    71,    72,   12
 constexpr std::size_t copy_dst_offsets[] = {0, 1, 8, 31, 56, 57, 63};
 constexpr std::size_t copy_src_offsets[] = {0, 8, 33};
 
-std::uint8_t* align64(std::uint8_t* p) {
-  return p + ((64 - (reinterpret_cast<std::uintptr_t>(p) & 63)) & 63);
-}
+// The destination's placement relative to the source modulo 4 KiB, fixed (not left to the heap):
+// 128 bytes ahead puts every offset pair 95..199 bytes ahead (the kernels' backward body, under
+// 256: copy_kernel.h, aliases_forward), 2048 ahead the forward body.
+constexpr std::size_t copy_dst_ahead[] = {128, 2048};
 
 template <class Copy>
 void check_copy_with(Copy&& copy, std::size_t prefix) {
-  std::vector<std::uint8_t> src(16385 + 128), dst(16385 + 512);
-  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 131 + 7);
+  constexpr std::size_t src_size = 16385 + 128, dst_size = 16385 + 512;
+  constexpr std::size_t src_span = (src_size + 4095) / 4096 * 4096;
+  // The source at a 4 KiB boundary of mem, the destination region src_span + ahead after it.
+  std::vector<std::uint8_t> mem(4096 + src_span + 4096 + dst_size);
+  std::uint8_t* const src =
+      mem.data() + ((4096 - (reinterpret_cast<std::uintptr_t>(mem.data()) & 4095)) & 4095);
+  for (std::size_t i = 0; i < src_size; ++i) src[i] = static_cast<std::uint8_t>(i * 131 + 7);
   const std::uint64_t len = 0x0102030405060708ull;
-  std::uint8_t* const base = align64(dst.data()) + 64;
-  const auto at = static_cast<std::size_t>(base - dst.data());
-  for (std::size_t n : copy_sizes) {
-    for (std::size_t d_off : copy_dst_offsets) {
-      for (std::size_t s_off : copy_src_offsets) {
-        std::fill(dst.begin(), dst.end(), std::uint8_t{0xEE});
-        copy(base + d_off, len, src.data() + s_off, n);
-        for (std::size_t i = 0; i < dst.size(); ++i) {
-          const std::size_t start = at + d_off;
-          std::uint8_t want = 0xEE;
-          if (i >= start && i < start + prefix)
-            want = static_cast<std::uint8_t>(len >> (8 * (i - start)));
-          else if (i >= start + prefix && i < start + prefix + n)
-            want = src[s_off + i - start - prefix];
-          ASSERT_EQ(dst[i], want) << "n " << n << " dst+" << d_off << " src+" << s_off << " at "
-                                  << i;
+  for (std::size_t ahead : copy_dst_ahead) {
+    std::uint8_t* const dst = src + src_span + ahead - 64;  // base (dst + 64) is `ahead` ahead
+    std::uint8_t* const base = dst + 64;
+    for (std::size_t n : copy_sizes) {
+      for (std::size_t d_off : copy_dst_offsets) {
+        for (std::size_t s_off : copy_src_offsets) {
+          std::fill(dst, dst + dst_size, std::uint8_t{0xEE});
+          copy(base + d_off, len, src + s_off, n);
+          for (std::size_t i = 0; i < dst_size; ++i) {
+            const std::size_t start = 64 + d_off;
+            std::uint8_t want = 0xEE;
+            if (i >= start && i < start + prefix)
+              want = static_cast<std::uint8_t>(len >> (8 * (i - start)));
+            else if (i >= start + prefix && i < start + prefix + n)
+              want = src[s_off + i - start - prefix];
+            ASSERT_EQ(dst[i], want) << "n " << n << " dst+" << d_off << " src+" << s_off
+                                    << " ahead " << ahead << " at " << i;
+          }
         }
       }
     }

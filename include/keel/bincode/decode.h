@@ -91,7 +91,7 @@ KEEL_INLINE size_result decode_into(T& out, std::span<const std::uint8_t> in,
       if (bytes <= 64)
         detail::copy_upto64(dst, in.data() + 8, bytes);
       else
-        detail::copy_block(dst, in.data() + 8, bytes);
+        detail::copy_block_direct(dst, in.data() + 8, bytes);
       return 8 + bytes;
     }
     return detail::decode_block_other(out, in, c);

@@ -188,12 +188,17 @@ fn main() {
     let round_ms: u128 = arg("--round-ms").map(|r| r.parse().expect("--round-ms MS")).unwrap_or(if quick { 5 } else { 20 });
     let o = Opts { rounds, round_ns: round_ms * 1_000_000, cases };
     if only.is_empty() || only == "pod" {
-        let mut size = 64usize;
+        // 64 B, 256 B, then 1 KiB .. 64 MiB in steps of 16x (as keel bench bincode).
         let max = if quick { 1 << 20 } else { 64 << 20 };
+        let mut sizes = vec![64usize, 256];
+        let mut size = 1024usize;
         while size <= max {
+            sizes.push(size);
+            size *= 16;
+        }
+        for size in sizes {
             pod(&o, "u64", size, |i| (i as u64).wrapping_mul(0x9E3779B97F4A7C15));
             pod(&o, "f64", size, |i| i as f64 * 0.5 + 0.25);
-            size *= 16;
         }
     }
     if only.is_empty() || only == "struct" {
