@@ -86,7 +86,11 @@ KEEL_INLINE size_result decode_into(T& out, std::span<const std::uint8_t> in,
     using E = typename detail::length_prefixed_block<T>::element;
     const std::size_t len = detail::block_count<E>(in, c);
     if (KEEL_LIKELY(len != npos && out.size() == len)) {
-      const std::size_t bytes = len * sizeof(E);
+      // The size from out (equal to len here), not from len: the copy's size then waits on one
+      // load (out's end) instead of two in a chain (the input's pointer, then the length there).
+      const auto bytes =
+          static_cast<std::size_t>(reinterpret_cast<const std::uint8_t*>(out.data() + out.size()) -
+                                   reinterpret_cast<const std::uint8_t*>(out.data()));
       auto* dst = reinterpret_cast<std::uint8_t*>(out.data());
       if (bytes <= 64)
         detail::copy_upto64(dst, in.data() + 8, bytes);
