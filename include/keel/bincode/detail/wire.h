@@ -154,18 +154,14 @@ void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 using copy_fn = void (*)(std::uint8_t*, const std::uint8_t*, std::size_t) noexcept;
 inline constexpr std::size_t copy_kernel_min = 65, copy_kernel_max = 16384;
 extern std::atomic<copy_fn> copy_kernel_chosen;
-// copy_block for n > 64 where the scalar path calls memcpy from here (no call to copy_block).
-// A/B in the whole-vector decode_into (EPYC Zen 5 class, memcpy time / decode time): scalar 128 B
-// 0.56 -> 0.88, 192 B 0.66 -> 0.90, 256 B 0.76 -> 0.89; AVX2 128 B 0.71 -> 0.76, 192 B 0.66 ->
-// 0.77. Calling the kernel from here as well lost on AVX-512 (128 B 0.69 -> 0.55-0.65).
+// copy_block for n > 64 without its call: the chosen kernel called from here, or memcpy.
 KEEL_INLINE void copy_block_direct(std::uint8_t* dst, const std::uint8_t* src,
                                    std::size_t n) noexcept {
   if (dst == nullptr || src == nullptr) __builtin_unreachable();  // n > 64 bytes live there
-  if (copy_kernel_chosen.load(std::memory_order_relaxed) == nullptr) {
-    std::memcpy(dst, src, n);
-    return;
+  if (n <= copy_kernel_max) {
+    if (const copy_fn f = copy_kernel_chosen.load(std::memory_order_relaxed)) return f(dst, src, n);
   }
-  copy_block(dst, src, n);
+  std::memcpy(dst, src, n);
 }
 // The u64 `len` (host order) at dst, then copy_block(dst + 8, src, n); n > 64.
 void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept;
