@@ -8,12 +8,13 @@
 // docs/bincode.md, "Fast paths", has the figures.
 //
 // Shape: up to four vectors, all loaded, then all stored (overlapping where the size is not a
-// multiple of the width). Above that, the first vector and the last four are loaded up front; the
-// body moves four vectors per iteration with unaligned loads and stores aligned to the vector
-// width; the last four and the first vector are stored at the end (overlapping the body where the
-// size is not a multiple of four vectors). Where the destination is less than 256 bytes ahead of
-// the source modulo 4 KiB the body runs from the end instead (aliases_forward, below). Source and
-// destination never overlap (as for memcpy).
+// multiple of the width); from five vectors and a byte up to eight, the first four and the last
+// four likewise (as glibc copies up to eight vectors: no loop). Above that, the first vector and
+// the last four are loaded up front; the body moves four vectors per iteration with unaligned loads
+// and stores aligned to the vector width; the last four and the first vector are stored at the end
+// (overlapping the body where the size is not a multiple of four vectors). Where the destination is
+// less than 256 bytes ahead of the source modulo 4 KiB the body runs from the end instead
+// (aliases_forward, below). Source and destination never overlap (as for memcpy).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,16 @@
 namespace keel::bincode::detail {
 
 // copy_kernel_min, copy_kernel_max, copy_fn: keel/bincode/detail/wire.h.
+
+// Four vectors stored unaligned at p, p + width, p + 2 * width, p + 3 * width.
+template <class V, class R>
+[[gnu::always_inline]] inline void store4(std::uint8_t* p, R r0, R r1, R r2, R r3) noexcept {
+  constexpr std::size_t w = V::width;
+  V::storeu(p, r0);
+  V::storeu(p + w, r1);
+  V::storeu(p + 2 * w, r2);
+  V::storeu(p + 3 * w, r3);
+}
 
 // The body of both kernels copying `size` bytes to d: four vectors an iteration from q to p (p
 // aligned to the vector width) while p < d + size - 4 * width, then the last four vectors of the
@@ -43,10 +54,7 @@ template <class V, class R>
     V::store_aligned(p + 2 * w, r2);
     V::store_aligned(p + 3 * w, r3);
   }
-  V::storeu(d + size - 4 * w, t0);
-  V::storeu(d + size - 3 * w, t1);
-  V::storeu(d + size - 2 * w, t2);
-  V::storeu(d + size - w, t3);
+  store4<V>(d + size - 4 * w, t0, t1, t2, t3);
 }
 
 // Whether a forward loop would read behind its own stores modulo 4 KiB: the destination less than
@@ -98,6 +106,14 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
     V::storeu(d + w, b);
     V::storeu(d + n - 2 * w, c);
     V::storeu(d + n - w, e);
+    return;
+  }
+  if (n > 5 * w && n <= 8 * w) {  // the first four vectors and the last four, all loaded first
+    const auto a0 = V::loadu(s), a1 = V::loadu(s + w), a2 = V::loadu(s + 2 * w),
+               a3 = V::loadu(s + 3 * w), b0 = V::loadu(s + n - 4 * w), b1 = V::loadu(s + n - 3 * w),
+               b2 = V::loadu(s + n - 2 * w), b3 = V::loadu(s + n - w);
+    store4<V>(d, a0, a1, a2, a3);
+    store4<V>(d + n - 4 * w, b0, b1, b2, b3);
     return;
   }
   if (aliases_forward(d, s, 0)) {
