@@ -95,6 +95,8 @@ struct stage1 {
       Lines != 2 && requires(const typename I::block& b, std::uint64_t& m) {
     I::classify_sep(b, m, m);
   };
+  // Blocks wholly inside a string skip the classification (gsoc-2018.json: 70 % of its blocks).
+  static constexpr bool kStringRuns = Lines == 0 && kSeparators;
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs, [[maybe_unused]] std::size_t base) noexcept {
@@ -111,6 +113,36 @@ struct stage1 {
     const std::uint64_t escaped = (even_ends & kOddBits) | (odd_ends & kEvenBits) | carried;
     prev_escaped = static_cast<std::uint64_t>(std::countl_one(bs) & 1);
     return escaped;
+  }
+
+  // The block's strings, token starts and positions (all but the line ends).
+  KEEL_INLINE void classify(const typename I::block& b, std::uint64_t q, std::uint64_t escaped,
+                            std::uint64_t ctrl, std::uint64_t& structurals, std::uint64_t& bad_ctrl,
+                            [[maybe_unused]] std::uint64_t& ws) noexcept {
+    const std::uint64_t quotes = q & ~escaped;
+    const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
+    prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
+    bad_ctrl = ctrl & in_string;
+    // Bytes of bare tokens, strings' contents included: the in-string mask is applied once, to
+    // the result, so the token starts do not wait for the carry-less multiply. (Same positions:
+    // a byte outside a string follows a byte outside one or the closing quote, never contents.)
+    std::uint64_t ops, starts;
+    if constexpr (kSeparators) {
+      // The separators (operators, whitespace, quotes escaped or not: those differ only inside
+      // strings, where starts are dropped) as one mask; a start is a non-separator after one.
+      std::uint64_t sep;
+      I::classify_sep(b, ops, sep);
+      starts = ~sep & ((sep << 1) | prev_scalar);
+      prev_scalar = sep >> 63;
+    } else {
+      I::classify(b, ws, ops);
+      const std::uint64_t scalar = ~(ops | ws | quotes);
+      starts = scalar & ~((scalar << 1) | prev_scalar);
+      prev_scalar = scalar >> 63;
+    }
+    // The block's positions are kept even when it has an error: those before the error still
+    // count (an earlier grammar error wins), run() drops the rest.
+    structurals = ((ops | starts) & ~in_string) | quotes;
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
@@ -138,33 +170,22 @@ struct stage1 {
     }
     asm("" : "+r"(ctrl));
     const std::uint64_t escaped = (bs_any | prev_escaped) ? escaped_bytes(I::eq(b, '\\'), base) : 0;
-    const std::uint64_t quotes = q & ~escaped;
-    const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
-    prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
-    const std::uint64_t bad_ctrl = ctrl & in_string;
-    // Bytes of bare tokens, strings' contents included: the in-string mask is applied once, to
-    // the result, so the token starts do not wait for the carry-less multiply. (Same positions:
-    // a byte outside a string follows a byte outside one or the closing quote, never contents.)
-    std::uint64_t ops, ws, starts;
-    if constexpr (kSeparators) {
-      // The separators (operators, whitespace, quotes escaped or not: those differ only inside
-      // strings, where starts are dropped) as one mask; a start is a non-separator after one.
-      std::uint64_t sep;
-      I::classify_sep(b, ops, sep);
-      starts = ~sep & ((sep << 1) | prev_scalar);
-      prev_scalar = sep >> 63;
-    } else {
-      I::classify(b, ws, ops);
-      const std::uint64_t scalar = ~(ops | ws | quotes);
-      starts = scalar & ~((scalar << 1) | prev_scalar);
-      prev_scalar = scalar >> 63;
-    }
     // Non-ASCII bytes (slow() ignores them when the check is off: allow_invalid_utf8 is read
     // there, not kept live in the loop).
     const std::uint64_t hi = high(b);
-    // The block's positions are kept even when it has an error: those before the error still
-    // count (an earlier grammar error wins), run() drops the rest.
-    std::uint64_t structurals = ((ops | starts) & ~in_string) | quotes;
+    std::uint64_t structurals, bad_ctrl, ws;
+    if constexpr (kStringRuns) {
+      // A block inside a string from its first byte to its last (no quote: the text of long
+      // strings) has no positions, only its control characters and UTF-8 to check.
+      if ((prev_in_string & ~q) == ~std::uint64_t{0}) [[unlikely]] {
+        structurals = 0;
+        bad_ctrl = ctrl;
+      } else {
+        classify(b, q, escaped, ctrl, structurals, bad_ctrl, ws);
+      }
+    } else {
+      classify(b, q, escaped, ctrl, structurals, bad_ctrl, ws);
+    }
     if constexpr (Lines != 0) {
       // Each '\n' is a position too, where stage 2 of a record stops (parse_record). (One inside
       // a string is a stage-1 error: the positions from it on are dropped.)
