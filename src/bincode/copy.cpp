@@ -29,7 +29,6 @@ void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len, const std::uint8_
 
 // The chosen kernels; until the first call, functions that choose them. Every thread that races
 // on the first call stores the same values.
-std::atomic<copy_prefixed_fn> copy_prefixed_impl{copy_prefixed_first};
 std::atomic<isa> chosen{isa::automatic};
 
 // The scalar path: the C library's memcpy (a tail call).
@@ -62,7 +61,8 @@ isa use(isa which) noexcept {
   const copy_kernels& k = kernels_of(which);
   if (&k == &libc_kernels) which = isa::scalar;  // a set without copy kernels (neon): memcpy
   copy_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.copy, std::memory_order_relaxed);
-  copy_prefixed_impl.store(k.prefixed, std::memory_order_relaxed);
+  copy_prefixed_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.prefixed,
+                                    std::memory_order_relaxed);
   chosen.store(which, std::memory_order_relaxed);
   return which;
 }
@@ -84,6 +84,7 @@ inline bool in_kernel_range(std::size_t n) noexcept {
 }  // namespace
 
 std::atomic<copy_fn> copy_kernel_chosen{copy_first};
+std::atomic<copy_prefixed_fn> copy_prefixed_kernel_chosen{copy_prefixed_first};
 
 const char* copy_block_isa() noexcept {
   isa c = chosen.load(std::memory_order_relaxed);
@@ -103,9 +104,10 @@ void copy_block(void* dst, const void* src, std::size_t n) noexcept {
 }
 
 void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept {
-  if (in_kernel_range(n))
-    return copy_prefixed_impl.load(std::memory_order_relaxed)(
-        static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src), n);
+  if (in_kernel_range(n)) {
+    if (const copy_prefixed_fn f = copy_prefixed_kernel_chosen.load(std::memory_order_relaxed))
+      return f(static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src), n);
+  }
   libc_copy_prefixed(static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src),
                      n);
 }

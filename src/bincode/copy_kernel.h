@@ -24,7 +24,7 @@
 
 namespace keel::bincode::detail {
 
-// copy_kernel_min, copy_kernel_max, copy_fn: keel/bincode/detail/wire.h.
+// copy_kernel_min, copy_kernel_max, copy_fn, copy_prefixed_fn: keel/bincode/detail/wire.h.
 
 // Four vectors stored unaligned at p, p + width, p + 2 * width, p + 3 * width.
 template <class V, class R>
@@ -210,8 +210,6 @@ inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::
 
 // The kernels of one instruction set (copy_kernel and copy_prefixed_kernel over its vectors): any
 // n > 64; copy.cpp calls them for copy_kernel_min .. copy_kernel_max.
-using copy_prefixed_fn = void (*)(std::uint8_t*, std::uint64_t, const std::uint8_t*,
-                                  std::size_t) noexcept;
 struct copy_kernels {
   copy_fn copy;
   copy_prefixed_fn prefixed;

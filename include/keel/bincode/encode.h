@@ -64,7 +64,7 @@ KEEL_INLINE void put_length_prefixed_block(std::uint8_t* p, const void* src, std
     copy_upto64(p + 8, static_cast<const std::uint8_t*>(src), bytes);
     std::memcpy(p, &len, 8);  // after the copy's loads (see copy_upto64)
   } else {
-    copy_block_prefixed(p, len, src, bytes);
+    copy_block_prefixed_direct(p, len, static_cast<const std::uint8_t*>(src), bytes);
   }
 }
 
