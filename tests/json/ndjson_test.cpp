@@ -140,6 +140,35 @@ TEST(Ndjson, OnSkipSeesEveryBadRecord) {
   EXPECT_EQ(seen.size(), 3u);
 }
 
+// held(): a bad record's line, from on_skip, as the reader still holds it (read in small chunks).
+TEST(Ndjson, HeldGivesABadRecordsLine) {
+  const std::string text = "[1]\n{\"a\": x}\n[2]\n  [3,]\n";
+  for (const std::size_t chunk : {std::size_t{3}, std::size_t{1} << 20}) {
+    std::vector<std::string> lines;
+    ndjson_options o;
+    o.skip_bad_records = true;
+    o.chunk_size = chunk;
+    const ndjson_reader* rp = nullptr;
+    o.on_skip = [&](const ndjson_error& e) {
+      const std::string_view held = rp->held(e.offset - (e.column - 1));
+      lines.emplace_back(held.substr(0, held.find('\n')));
+    };
+    ndjson_reader r(o);
+    rp = &r;
+    std::size_t pos = 0;
+    r.open_source([&](char* buf, std::size_t size) {
+      const std::size_t n = std::min(size, text.size() - pos);
+      std::copy_n(text.data() + pos, n, buf);
+      pos += n;
+      return n;
+    });
+    while (r.next()) {
+    }
+    EXPECT_EQ(lines, (std::vector<std::string>{"{\"a\": x}", "  [3,]"})) << chunk;
+    EXPECT_TRUE(r.held(0).empty() || chunk > text.size());
+  }
+}
+
 TEST(Ndjson, FilesAndIoErrors) {
   const auto path = std::filesystem::temp_directory_path() / "keel_ndjson_test.ndjson";
   {

@@ -25,30 +25,6 @@ namespace {
 
 using json_cli::options;
 
-// The last bytes read of an NDJSON input (at most 2 x kKeep, at least the last kKeep), so that a
-// bad record's line can be shown under its error.
-struct recent_bytes {
-  static constexpr std::size_t kKeep = std::size_t{4} << 20;
-  std::string bytes;
-  std::size_t base = 0;  // input offset of bytes[0]
-  void add(const char* p, std::size_t n) {
-    bytes.append(p, n);
-    if (bytes.size() > 2 * kKeep) {
-      const std::size_t drop = bytes.size() - kKeep;
-      bytes.erase(0, drop);
-      base += drop;
-    }
-  }
-  // The line holding input offset `at`, which starts at `line_start`; empty when it was dropped.
-  std::string_view line(std::size_t line_start, std::size_t at) const {
-    if (line_start < base || at > base + bytes.size()) return {};
-    const std::size_t from = line_start - base;
-    const std::size_t nl = bytes.find('\n', at - base);
-    return std::string_view(bytes).substr(from,
-                                          (nl == std::string::npos ? bytes.size() : nl) - from);
-  }
-};
-
 // NDJSON: every bad record reported as "file:line:column: message (record N)" with what was
 // found and expected, its line and a caret (as for a document), and skipped; with `out` each
 // good record is written (minified, or pretty) as it is read. Returns the status.
@@ -56,11 +32,14 @@ int ndjson(const options& o, const std::string& name, json_cli::sink* out, bool 
   json::ndjson_options no;
   no.parse = json_cli::parse_opts(o);
   no.skip_bad_records = true;
-  recent_bytes recent;
   const std::string shown = json_cli::display_name(name);
+  const json::ndjson_reader* reader = nullptr;
   no.on_skip = [&](const json::ndjson_error& e) {
+    // The record's line, as the reader still holds it (not a record too long to keep).
     const std::size_t line_start = e.offset - (e.column > 0 ? e.column - 1 : 0);
-    const std::string_view line = recent.line(line_start, e.offset);
+    std::string_view line = reader->held(line_start);
+    if (e.offset - line_start > line.size()) line = {};
+    line = line.substr(0, line.find('\n'));
     std::string text;
     if (e.code != json::error_code::record_too_long && !line.empty()) {
       // The record's own line, its error counted from the line's first byte.
@@ -80,6 +59,7 @@ int ndjson(const options& o, const std::string& name, json_cli::sink* out, bool 
     std::fputs(text.c_str(), stderr);
   };
   json::ndjson_reader r(no);
+  reader = &r;
   std::FILE* in = stdin;
   if (name != "-" && (in = std::fopen(name.c_str(), "rb")) == nullptr) {
     std::fprintf(stderr, "keel json: %s: %s\n", name.c_str(), std::strerror(errno));
@@ -91,7 +71,6 @@ int ndjson(const options& o, const std::string& name, json_cli::sink* out, bool 
   r.open_source([&](char* buf, std::size_t size) -> std::size_t {
     const std::size_t got = std::fread(buf, 1, size, in);
     if (got == 0 && std::ferror(in)) io_reason = std::strerror(errno);
-    recent.add(buf, got);
     return got;
   });
   json::writer wr(json_cli::write_opts(o, pretty));

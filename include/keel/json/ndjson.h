@@ -121,6 +121,13 @@ class ndjson_reader {
   const std::string& io_reason() const noexcept { return io_reason_; }
   // Bytes of the buffer the reader holds for file and stream input.
   std::size_t buffer_capacity() const noexcept { return buf_.capacity(); }
+  // The input the reader still holds from input offset `offset` on (to the end of what was read),
+  // empty when those bytes were dropped: e.g. a bad record's line from an on_skip callback, where
+  // it is still held unless the record was too long. Valid until the next call of next().
+  std::string_view held(std::size_t offset) const noexcept {
+    if (offset < base_ || offset - base_ > text_.size()) return {};
+    return text_.substr(offset - base_);
+  }
 
  private:
   bool fill();        // reads more input; false at the end
