@@ -331,9 +331,12 @@ void slot_turn::set(std::uint32_t v) noexcept {
 }
 
 bool slot_turn::await(std::uint32_t want, const std::atomic<bool>& stop) noexcept {
+  // At `want` or later (kNone is well before any state waited for).
+  const auto reached = [want](std::uint32_t v) { return static_cast<std::int32_t>(v - want) >= 0; };
   // A piece takes a few hundred microseconds: a short spin catches one about to finish.
   for (int k = 0; k < 256; ++k) {
-    if (state_.load(std::memory_order_acquire) == want) return true;
+    if (reached(state_.load(std::memory_order_acquire)))
+      return !stop.load(std::memory_order_relaxed);  // (an interrupted state may pass for one)
     if (stop.load(std::memory_order_relaxed)) return false;
 #if defined(__x86_64__)
     _mm_pause();
@@ -342,11 +345,11 @@ bool slot_turn::await(std::uint32_t want, const std::atomic<bool>& stop) noexcep
   for (;;) {
     waiters_.fetch_add(1, std::memory_order_seq_cst);
     const std::uint32_t v = state_.load(std::memory_order_seq_cst);
-    const bool ready = v == want, stopped = stop.load(std::memory_order_seq_cst);
+    const bool ready = reached(v), stopped = stop.load(std::memory_order_seq_cst);
     if (!ready && !stopped) state_.wait(v, std::memory_order_seq_cst);
     waiters_.fetch_sub(1, std::memory_order_relaxed);
-    if (ready) return true;
     if (stopped) return false;
+    if (ready) return true;
   }
 }
 

@@ -336,6 +336,36 @@ TEST(Ndjson, ParallelHoldsFourPiecesPerThread) {
   }
 }
 
+// A slot's turn is awaited as "this state or a later one": a worker waiting for a slot to be
+// free for piece i returns when the calling thread took piece i meanwhile (the state went on to
+// done(i)), rather than sleeping until the end; kNone is before every state; stop ends a wait.
+TEST(Ndjson, SlotTurnAwaitsThisStateOrALaterOne) {
+  using keel::json::detail::slot_turn;
+  std::atomic<bool> stop{false};
+  slot_turn t;
+  t.reset(slot_turn::done(5));
+  EXPECT_TRUE(t.await(slot_turn::free_for(5), stop));
+  EXPECT_TRUE(t.await(slot_turn::done(5), stop));
+  // The states wrap at 2^32 (piece 2^31): "later" is a signed difference.
+  const std::size_t p = (std::size_t{1} << 31) - 2;
+  t.reset(slot_turn::free_for(p + 2));  // 0
+  EXPECT_TRUE(t.await(slot_turn::done(p), stop));
+  t.reset(slot_turn::kNone);
+  std::thread setter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    t.set(slot_turn::done(7));
+  });
+  EXPECT_TRUE(t.await(slot_turn::free_for(7), stop));  // asleep until set
+  setter.join();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    stop.store(true);
+    t.interrupt();
+  });
+  EXPECT_FALSE(t.await(slot_turn::done(8), stop));
+  stopper.join();
+}
+
 // A bad record stops the reading while a worker that ran ahead sleeps for a free slot: it is
 // woken, and parallel_ndjson returns the error with only the records before it consumed.
 TEST(Ndjson, ParallelStopsWithAWorkerWaiting) {

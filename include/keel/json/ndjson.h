@@ -223,7 +223,8 @@ class slot_turn {
   void reset(std::uint32_t v) noexcept { state_.store(v, std::memory_order_relaxed); }
   bool is(std::uint32_t v) const noexcept { return state_.load(std::memory_order_acquire) == v; }
   void set(std::uint32_t v) noexcept;
-  // Until the state is `want` (true) or `stop` is set (false).
+  // Until the state is `want` or a later one (true; a slot's states go up by small steps, so
+  // "later" is a signed difference, whatever the wrap) or `stop` is set (false).
   bool await(std::uint32_t want, const std::atomic<bool>& stop) noexcept;
   // After stop was set: wakes whoever waits here.
   void interrupt() noexcept;
@@ -391,13 +392,15 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     sl.result = std::move(out);
     sl.turn.set(detail::slot_turn::done(i));
   };
-  // A worker takes pieces in input order, each when its slot is free, until none is left or the
-  // caller stops.
+  // A worker takes pieces in input order until none is left or the caller stops, each once its
+  // slot is free: it waits for the slot before taking the piece, so that the calling thread may
+  // take it meanwhile, and a piece taken is parsed at once (the thread of the piece after it
+  // counts its lines itself when its counts are not known yet).
   auto helper = [&] {
     while (!stop.load(std::memory_order_acquire)) {
-      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      std::size_t i = next.load(std::memory_order_relaxed);
       if (i >= n || !slots[i % slot_count].turn.await(detail::slot_turn::free_for(i), stop)) return;
-      work(i);
+      if (next.compare_exchange_strong(i, i + 1, std::memory_order_relaxed)) work(i);
     }
   };
   std::vector<pool::future<void>> running;
