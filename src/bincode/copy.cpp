@@ -7,8 +7,7 @@
 //
 // The copy: for copy_kernel_min .. copy_kernel_max bytes the kernels of copy_kernel.h for the
 // chosen instruction set (AVX-512F or AVX2), the C library's memcpy outside that range and on
-// the scalar path. copy_block_prefixed (encode: the u64 length, then the payload) writes the
-// length inside the first vector there. Why the kernels: docs/bincode.md, "Fast paths".
+// the scalar path. Why the kernels: docs/bincode.md, "Fast paths".
 //
 // The set: KEEL_BINCODE_ISA (the options table, src/common/options.h) if this CPU runs it, else
 // the best it runs; picked once, at the first call in the kernels' range (set_copy_block_isa
@@ -24,10 +23,8 @@ namespace keel::bincode::detail {
 namespace {
 
 void copy_first(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
-void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len, const std::uint8_t* src,
-                         std::size_t n) noexcept;
 
-// The chosen kernels; until the first call, functions that choose them. Every thread that races
+// The chosen kernels; until the first call, a function that chooses them. Every thread that races
 // on the first call stores the same values.
 std::atomic<isa> chosen{isa::automatic};
 
@@ -35,12 +32,7 @@ std::atomic<isa> chosen{isa::automatic};
 void libc_copy(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
   std::memcpy(dst, src, n);
 }
-void libc_copy_prefixed(std::uint8_t* dst, std::uint64_t len, const std::uint8_t* src,
-                        std::size_t n) noexcept {
-  std::memcpy(dst, &len, 8);
-  std::memcpy(dst + 8, src, n);
-}
-const copy_kernels libc_kernels = {libc_copy, libc_copy_prefixed};
+const copy_kernels libc_kernels = {libc_copy};
 
 const copy_kernels& kernels_of(isa which) noexcept {
   switch (which) {
@@ -61,8 +53,6 @@ isa use(isa which) noexcept {
   const copy_kernels& k = kernels_of(which);
   if (&k == &libc_kernels) which = isa::scalar;  // a set without copy kernels (neon): memcpy
   copy_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.copy, std::memory_order_relaxed);
-  copy_prefixed_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.prefixed,
-                                    std::memory_order_relaxed);
   chosen.store(which, std::memory_order_relaxed);
   return which;
 }
@@ -70,11 +60,6 @@ isa use(isa which) noexcept {
 [[gnu::cold, gnu::noinline]] void copy_first(std::uint8_t* dst, const std::uint8_t* src,
                                              std::size_t n) noexcept {
   kernels_of(use(isa::automatic)).copy(dst, src, n);
-}
-[[gnu::cold, gnu::noinline]] void copy_prefixed_first(std::uint8_t* dst, std::uint64_t len,
-                                                      const std::uint8_t* src,
-                                                      std::size_t n) noexcept {
-  kernels_of(use(isa::automatic)).prefixed(dst, len, src, n);
 }
 
 inline bool in_kernel_range(std::size_t n) noexcept {
@@ -84,7 +69,6 @@ inline bool in_kernel_range(std::size_t n) noexcept {
 }  // namespace
 
 std::atomic<copy_fn> copy_kernel_chosen{copy_first};
-std::atomic<copy_prefixed_fn> copy_prefixed_kernel_chosen{copy_prefixed_first};
 
 const char* copy_block_isa() noexcept {
   isa c = chosen.load(std::memory_order_relaxed);
@@ -101,15 +85,6 @@ void copy_block(void* dst, const void* src, std::size_t n) noexcept {
       return f(static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), n);
   }
   std::memcpy(dst, src, n);
-}
-
-void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept {
-  if (in_kernel_range(n)) {
-    if (const copy_prefixed_fn f = copy_prefixed_kernel_chosen.load(std::memory_order_relaxed))
-      return f(static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src), n);
-  }
-  libc_copy_prefixed(static_cast<std::uint8_t*>(dst), len, static_cast<const std::uint8_t*>(src),
-                     n);
 }
 
 }  // namespace keel::bincode::detail

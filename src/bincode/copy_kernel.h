@@ -24,7 +24,7 @@
 
 namespace keel::bincode::detail {
 
-// copy_kernel_min, copy_kernel_max, copy_fn, copy_prefixed_fn: keel/bincode/detail/wire.h.
+// copy_kernel_min, copy_kernel_max, copy_fn: keel/bincode/detail/wire.h.
 
 // Four vectors stored unaligned at p, p + width, p + 2 * width, p + 3 * width.
 template <class V, class R>
@@ -36,11 +36,9 @@ template <class V, class R>
   V::storeu(p + 3 * w, r3);
 }
 
-// The body of both kernels copying `size` bytes to d: four vectors an iteration from q to p (p
-// aligned to the vector width) while p < d + size - 4 * width, then the last four vectors of the
-// copy, t0..t3, stored at d + size - 4 * width (overlapping the body's last iteration).
-// Always inlined: GCC 12 then lays out both kernels as it did with the body written in each
-// (the same instructions in the same order, checked with objdump).
+// The kernel's body copying `size` bytes to d: four vectors an iteration from q to p (p aligned to
+// the vector width) while p < d + size - 4 * width, then the last four vectors of the copy,
+// t0..t3, stored at d + size - 4 * width (overlapping the body's last iteration).
 template <class V, class R>
 [[gnu::always_inline]] inline void copy_body(std::uint8_t* p, const std::uint8_t* q,
                                              std::uint8_t* d, std::size_t size, R t0, R t1, R t2,
@@ -58,26 +56,23 @@ template <class V, class R>
 }
 
 // Whether a forward loop would read behind its own stores modulo 4 KiB: the destination less than
-// 256 bytes ahead of the source modulo 4 KiB (`skew`: what the destination's first byte is ahead
-// of the source's). A load from the address of a pending store modulo 4 KiB waits for it ("4K
-// aliasing"); there the body is copied from its end, as glibc's memmove does.
-inline bool aliases_forward(const std::uint8_t* d, const std::uint8_t* s,
-                            std::size_t skew) noexcept {
-  return ((reinterpret_cast<std::uintptr_t>(d) + skew - reinterpret_cast<std::uintptr_t>(s)) &
-          4095) < 256;
+// 256 bytes ahead of the source modulo 4 KiB. A load from the address of a pending store modulo
+// 4 KiB waits for it ("4K aliasing"); there the body is copied from its end, as glibc's memmove
+// does.
+inline bool aliases_forward(const std::uint8_t* d, const std::uint8_t* s) noexcept {
+  return ((reinterpret_cast<std::uintptr_t>(d) - reinterpret_cast<std::uintptr_t>(s)) & 4095) < 256;
 }
 
-// The body of both kernels copied from its end: d + i comes from s + i - skew; four vectors an
-// iteration, stored aligned to the vector width, from the last whole vector of d .. d + size down
-// while the loads stay at or after s. Leaves d .. d + skew + 4 * width (at most) and the last
-// vector (d + size - width ..) for the caller.
+// The kernel's body copied from its end: four vectors an iteration, stored aligned to the vector
+// width, from the last whole vector of d .. d + size down while the loads stay at or after s.
+// Leaves d .. d + 4 * width (at most) and the last vector (d + size - width ..) for the caller.
 template <class V>
 [[gnu::always_inline]] inline void copy_body_backward(std::uint8_t* d, const std::uint8_t* s,
-                                                      std::size_t size, std::size_t skew) noexcept {
+                                                      std::size_t size) noexcept {
   constexpr std::size_t w = V::width;
   std::size_t e = size - ((reinterpret_cast<std::uintptr_t>(d) + size) & (w - 1));
-  for (; e >= skew + 4 * w; e -= 4 * w) {
-    const std::uint8_t* q = s + (e - skew);
+  for (; e >= 4 * w; e -= 4 * w) {
+    const std::uint8_t* q = s + e;
     const auto r0 = V::loadu(q - 4 * w), r1 = V::loadu(q - 3 * w), r2 = V::loadu(q - 2 * w),
                r3 = V::loadu(q - w);
     V::store_aligned(d + e - 4 * w, r0);
@@ -87,8 +82,7 @@ template <class V>
   }
 }
 
-// V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r) (and
-// shift_in8 for copy_prefixed_kernel, below).
+// V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r).
 // Requires n > width.
 template <class V>
 inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
@@ -116,10 +110,10 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
     store4<V>(d + n - 4 * w, b0, b1, b2, b3);
     return;
   }
-  if (aliases_forward(d, s, 0)) {
+  if (aliases_forward(d, s)) {
     const auto h0 = V::loadu(s), h1 = V::loadu(s + w), h2 = V::loadu(s + 2 * w),
                h3 = V::loadu(s + 3 * w), last = V::loadu(s + n - w);
-    copy_body_backward<V>(d, s, n, 0);
+    copy_body_backward<V>(d, s, n);
     V::storeu(d + n - w, last);
     V::storeu(d, h0);
     V::storeu(d + w, h1);
@@ -137,82 +131,11 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
   V::storeu(d, head);
 }
 
-// The u64 `len` then n bytes of s, into d (8 + n bytes): the first vector is the length and the
-// first w - 8 bytes of s (V::shift_in8(r, x): x in bytes 0..7, then bytes 0 .. w - 8 of r);
-// d + i for i >= 8 comes from s + i - 8, copied as by copy_kernel. Reads only s .. s + n.
-// Requires n >= w.
-template <class V>
-inline void copy_prefixed_kernel(std::uint8_t* d, std::uint64_t len, const std::uint8_t* s,
-                                 std::size_t n) noexcept {
-  constexpr std::size_t w = V::width;
-  const std::size_t m = n + 8;
-  const auto first = V::shift_in8(V::loadu(s), len);
-  // Up to four more vectors (d + w, d + 2w, d + 3w, the last), all loaded first, each in a named
-  // variable: kept in an array indexed by a loop, GCC 12 spilled them and stored with `rep movsq`
-  // (128 .. 255 bytes with AVX-512 took 3x as long).
-  if (n < 4 * w) {
-    const auto last = V::loadu(s + (n - w));
-    if (m <= 2 * w) {
-      V::storeu(d + m - w, last);
-      V::storeu(d, first);
-      return;
-    }
-    const auto a = V::loadu(s + (w - 8));
-    if (m <= 3 * w) {
-      V::storeu(d + w, a);
-      V::storeu(d + m - w, last);
-      V::storeu(d, first);
-      return;
-    }
-    const auto b = V::loadu(s + (2 * w - 8));
-    if (m <= 4 * w) {
-      V::storeu(d + w, a);
-      V::storeu(d + 2 * w, b);
-      V::storeu(d + m - w, last);
-      V::storeu(d, first);
-      return;
-    }
-    const auto c = V::loadu(s + (3 * w - 8));
-    V::storeu(d + w, a);
-    V::storeu(d + 2 * w, b);
-    V::storeu(d + 3 * w, c);
-    V::storeu(d + m - w, last);
-    V::storeu(d, first);
-    return;
-  }
-  if (aliases_forward(d, s, 8)) {
-    // The front: d .. d + 4 * w + 8 in five vectors (the first, three more, one ending 8 bytes
-    // past d + 4 * w; n >= 4 * w).
-    const auto a = V::loadu(s + (w - 8)), b = V::loadu(s + (2 * w - 8)),
-               c = V::loadu(s + (3 * w - 8)), c8 = V::loadu(s + 3 * w),
-               last = V::loadu(s + (n - w));
-    copy_body_backward<V>(d, s, m, 8);
-    V::storeu(d + m - w, last);
-    V::storeu(d + w, a);
-    V::storeu(d + 2 * w, b);
-    V::storeu(d + 3 * w, c);
-    V::storeu(d + 3 * w + 8, c8);
-    V::storeu(d, first);
-    return;
-  }
-  const auto t0 = V::loadu(s + (n - 4 * w)), t1 = V::loadu(s + (n - 3 * w)),
-             t2 = V::loadu(s + (n - 2 * w)), t3 = V::loadu(s + (n - w));
-  std::size_t skip = w - (reinterpret_cast<std::uintptr_t>(d) & (w - 1));  // 1 .. w
-  if (skip < 8) {  // the body's first vector would start before s: one more unaligned vector
-    V::storeu(d + w, V::loadu(s + (w - 8)));
-    skip += w;
-  }
-  std::uint8_t* p = d + skip;
-  const std::uint8_t* q = s + (skip - 8);
-  copy_body<V>(p, q, d, m, t0, t1, t2, t3);
-  V::storeu(d, first);
-}
-
-// The kernels of one instruction set (copy_kernel and copy_prefixed_kernel over its vectors): any
-// n > 64; copy.cpp calls them for copy_kernel_min .. copy_kernel_max.
+// The kernels of one instruction set (copy_kernel over its vectors): any n > 64; copy.cpp calls
+// them for copy_kernel_min .. copy_kernel_max. (Encoding stores the u64 length by itself and then
+// copies the payload with the same kernel: docs/bincode.md, "Fast paths".)
 struct copy_kernels {
   copy_fn copy;
-  copy_prefixed_fn prefixed;
 };
 // 32-byte AVX2 and 64-byte AVX-512F vectors. (The scalar path copies with the C library's memcpy:
 // a kernel of 16-byte SSE2 vectors took 1.5-2x its time from 256 bytes up.)

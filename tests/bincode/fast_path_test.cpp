@@ -157,7 +157,7 @@ TEST(BincodeFastPath, DecodeReusesCapacity) {
 // memcpy otherwise) at every size around the kernels' boundaries and shapes, at every
 // destination offset within a 64-byte line (the kernels align their stores to it) and several
 // source offsets: the bytes equal the source and nothing around the destination changes.
-// copy_prefixed writes the u64 length before the payload (8 + n bytes).
+// The encoder's put_length_prefixed_block writes the u64 length before the payload (8 + n bytes).
 constexpr std::size_t copy_sizes[] = {0,    1,     64,    65,    71,    72,   120,  128,  129,
                                       136,  192,   193,   248,   255,   256,  257,  264,  320,
                                       504,  1024,  1025,  1032,  2112,  2113, 2176, 2368, 4096,
@@ -210,16 +210,10 @@ void check_copy(Copy&& copy) {
                   0);
 }
 
-template <class Copy>
-void check_copy_prefixed(Copy&& copy) {
+void check_copy_prefixed() {
   check_copy_with(
-      [&copy](void* d, std::uint64_t len, const void* s, std::size_t n) {
-        if (n > 64) {
-          copy(d, len, s, n);
-        } else {  // not in the function's range: what the inline path does
-          std::memcpy(d, &len, 8);
-          std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
-        }
+      [](void* d, std::uint64_t len, const void* s, std::size_t n) {
+        kb::detail::put_length_prefixed_block(static_cast<std::uint8_t*>(d), s, len, n);
       },
       8);
 }
@@ -264,7 +258,7 @@ TEST(BincodeEnvIsa, SelectsTheCopy) {
   const keel::isa expect = keel::isa_supported(named) ? named : keel::best_isa();
   EXPECT_STREQ(kb::detail::copy_block_isa(), keel::isa_name(expect));
   check_copy(kb::detail::copy_block);
-  check_copy_prefixed(kb::detail::copy_block_prefixed);
+  check_copy_prefixed();
 }
 
 // Forcing a set: the one named if the CPU runs it; `automatic` returns to the default choice.
@@ -282,7 +276,7 @@ TEST(BincodeFastPath, SetCopyBlockIsa) {
 TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
   on_every_path([] {
     check_copy(kb::detail::copy_block);
-    check_copy_prefixed(kb::detail::copy_block_prefixed);
+    check_copy_prefixed();
   });
   // The kernels alone, at every size they take (more than 64 bytes; dispatched from
   // copy_kernel_min).
@@ -294,14 +288,6 @@ TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
         k.copy(static_cast<std::uint8_t*>(d), static_cast<const std::uint8_t*>(s), n);
       else
         std::memcpy(d, s, n);
-    });
-    check_copy_prefixed([k](void* d, std::uint64_t len, const void* s, std::size_t n) {
-      if (n <= kb::detail::copy_kernel_max) {
-        k.prefixed(static_cast<std::uint8_t*>(d), len, static_cast<const std::uint8_t*>(s), n);
-      } else {
-        std::memcpy(d, &len, 8);
-        std::memcpy(static_cast<std::uint8_t*>(d) + 8, s, n);
-      }
     });
   }
 }
@@ -332,11 +318,6 @@ TEST(BincodeFastPath, KernelsReadNothingOutsideTheSource) {
     for (std::size_t n : {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{257},
                           std::size_t{1024}, std::size_t{1031}, page}) {
       for (const std::uint8_t* src : {mid, mid + page - n}) {
-        kernels->prefixed(dst.data(), n, src, n);
-        std::uint64_t len;
-        std::memcpy(&len, dst.data(), 8);
-        EXPECT_EQ(len, n);
-        EXPECT_EQ(std::memcmp(dst.data() + 8, src, n), 0) << n;
         kernels->copy(dst.data() + 1, src, n);
         EXPECT_EQ(std::memcmp(dst.data() + 1, src, n), 0) << n;
       }

@@ -154,10 +154,6 @@ void copy_block(void* dst, const void* src, std::size_t n) noexcept;
 using copy_fn = void (*)(std::uint8_t*, const std::uint8_t*, std::size_t) noexcept;
 inline constexpr std::size_t copy_kernel_min = 65, copy_kernel_max = 16384;
 extern std::atomic<copy_fn> copy_kernel_chosen;
-// copy_block_prefixed's kernel, likewise (null on the scalar path).
-using copy_prefixed_fn = void (*)(std::uint8_t*, std::uint64_t, const std::uint8_t*,
-                                  std::size_t) noexcept;
-extern std::atomic<copy_prefixed_fn> copy_prefixed_kernel_chosen;
 // copy_block for n > 64 without its call: the chosen kernel called from here, or memcpy.
 KEEL_INLINE void copy_block_direct(std::uint8_t* dst, const std::uint8_t* src,
                                    std::size_t n) noexcept {
@@ -167,8 +163,6 @@ KEEL_INLINE void copy_block_direct(std::uint8_t* dst, const std::uint8_t* src,
   }
   std::memcpy(dst, src, n);
 }
-// The u64 `len` (host order) at dst, then copy_block(dst + 8, src, n); n > 64.
-void copy_block_prefixed(void* dst, std::uint64_t len, const void* src, std::size_t n) noexcept;
 // The instruction set whose kernel copy_block uses in its kernel range: "avx512", "avx2" or
 // "scalar" (the C library's memcpy).
 const char* copy_block_isa() noexcept;
@@ -176,18 +170,6 @@ const char* copy_block_isa() noexcept;
 // (`automatic`, or a set this CPU lacks: KEEL_BINCODE_ISA, else the best this CPU runs). Returns
 // the set now used.
 isa set_copy_block_isa(isa which) noexcept;
-
-// copy_block_prefixed for n > 64 without its call, likewise.
-KEEL_INLINE void copy_block_prefixed_direct(std::uint8_t* dst, std::uint64_t len,
-                                            const std::uint8_t* src, std::size_t n) noexcept {
-  if (dst == nullptr || src == nullptr) __builtin_unreachable();  // n > 64 bytes live there
-  if (n <= copy_kernel_max) {
-    if (const copy_prefixed_fn f = copy_prefixed_kernel_chosen.load(std::memory_order_relaxed))
-      return f(dst, len, src, n);
-  }
-  std::memcpy(dst, &len, 8);
-  std::memcpy(dst + 8, src, n);
-}
 
 // A copy of at most 64 bytes without a call: two or four overlapping 16-byte moves (8-byte ones
 // below 16 bytes), every load before the first store. Used by the whole-vector fast paths of
