@@ -408,7 +408,15 @@ key:
     ++ip;
     goto object_next;
   }
-  if (c == '{' || c == '[') goto open;
+  if (c == '{' || c == '[') {
+    // An empty one ("[]", "{}": most arrays skipped are empty) opens no level, if one more is
+    // allowed ('[' + 2 is ']', '{' + 2 is '}').
+    if (buf[ip[1]] == c + 2 && depth < limit) {
+      ip += 2;
+      goto object_next;
+    }
+    goto open;
+  }
   return nullptr;
 object_next:
   c = buf[*ip++];
@@ -426,7 +434,13 @@ array_value:
     ++ip;
     goto array_next;
   }
-  if (c == '{' || c == '[') goto open;
+  if (c == '{' || c == '[') {
+    if (buf[ip[1]] == c + 2 && depth < limit) {
+      ip += 2;
+      goto array_next;
+    }
+    goto open;
+  }
   // A value expected after a comma: ']' is a trailing comma, when allowed.
   if (c != ']' || !trailing) return nullptr;
   ++ip;
