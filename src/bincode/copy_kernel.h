@@ -8,13 +8,14 @@
 // docs/bincode.md, "Fast paths", has the figures.
 //
 // Shape: up to four vectors, all loaded, then all stored (overlapping where the size is not a
-// multiple of the width); from five vectors and a byte up to eight, the first four and the last
-// four likewise (as glibc copies up to eight vectors: no loop). Above that, the first vector and
-// the last four are loaded up front; the body moves four vectors per iteration with unaligned loads
-// and stores aligned to the vector width; the last four and the first vector are stored at the end
-// (overlapping the body where the size is not a multiple of four vectors). Where the destination is
-// less than 256 bytes ahead of the source modulo 4 KiB the body runs from the end instead
-// (aliases_forward, below). Source and destination never overlap (as for memcpy).
+// multiple of the width); up to five vectors, the first vector and the last four likewise; from
+// five vectors and a byte up to eight, the first four and the last four likewise (as glibc copies
+// up to eight vectors: no loop). Above that, the first vector and the last four are loaded up
+// front; the body moves four vectors per iteration with unaligned loads and stores aligned to the
+// vector width; the last four and the first vector are stored at the end (overlapping the body
+// where the size is not a multiple of four vectors). Where the destination is less than 256 bytes
+// ahead of the source modulo 4 KiB the body runs from the end instead (aliases_forward, below).
+// Source and destination never overlap (as for memcpy).
 #pragma once
 
 #include <cstddef>
@@ -102,7 +103,14 @@ inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) n
     V::storeu(d + n - w, e);
     return;
   }
-  if (n > 5 * w && n <= 8 * w) {  // the first four vectors and the last four, all loaded first
+  if (n <= 5 * w) {  // the first vector and the last four, all loaded first (no loop)
+    const auto h = V::loadu(s), b0 = V::loadu(s + n - 4 * w), b1 = V::loadu(s + n - 3 * w),
+               b2 = V::loadu(s + n - 2 * w), b3 = V::loadu(s + n - w);
+    store4<V>(d + n - 4 * w, b0, b1, b2, b3);
+    V::storeu(d, h);
+    return;
+  }
+  if (n <= 8 * w) {  // the first four vectors and the last four, all loaded first
     const auto a0 = V::loadu(s), a1 = V::loadu(s + w), a2 = V::loadu(s + 2 * w),
                a3 = V::loadu(s + 3 * w), b0 = V::loadu(s + n - 4 * w), b1 = V::loadu(s + n - 3 * w),
                b2 = V::loadu(s + n - 2 * w), b3 = V::loadu(s + n - w);

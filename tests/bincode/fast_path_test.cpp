@@ -158,10 +158,10 @@ TEST(BincodeFastPath, DecodeReusesCapacity) {
 // destination offset within a 64-byte line (the kernels align their stores to it) and several
 // source offsets: the bytes equal the source and nothing around the destination changes.
 // The encoder's put_length_prefixed_block writes the u64 length before the payload (8 + n bytes).
-constexpr std::size_t copy_sizes[] = {0,    1,     64,    65,    71,    72,   120,  128,  129,
-                                      136,  192,   193,   248,   255,   256,  257,  264,  320,
-                                      504,  1024,  1025,  1032,  2112,  2113, 2176, 2368, 4096,
-                                      4097, 10000, 16376, 16383, 16384, 16385};
+constexpr std::size_t copy_sizes[] = {0,    1,    64,   65,   71,    72,    120,   128,   129,
+                                      136,  160,  161,  192,  193,   248,   255,   256,   257,
+                                      264,  320,  321,  504,  1024,  1025,  1032,  2112,  2113,
+                                      2176, 2368, 4096, 4097, 10000, 16376, 16383, 16384, 16385};
 constexpr std::size_t copy_dst_offsets[] = {0, 1, 8, 31, 56, 57, 63};
 constexpr std::size_t copy_src_offsets[] = {0, 8, 33};
 
@@ -315,8 +315,9 @@ TEST(BincodeFastPath, KernelsReadNothingOutsideTheSource) {
   std::vector<std::uint8_t> dst(page + 128);
   for (const auto& [which, kernels] : kernel_sets()) {
     SCOPED_TRACE(keel::isa_name(which));
-    for (std::size_t n : {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{257},
-                          std::size_t{1024}, std::size_t{1031}, page}) {
+    for (std::size_t n :
+         {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{160}, std::size_t{257},
+          std::size_t{320}, std::size_t{1024}, std::size_t{1031}, page}) {
       for (const std::uint8_t* src : {mid, mid + page - n}) {
         kernels->copy(dst.data() + 1, src, n);
         EXPECT_EQ(std::memcmp(dst.data() + 1, src, n), 0) << n;
