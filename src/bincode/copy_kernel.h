@@ -84,9 +84,11 @@ template <class V>
 }
 
 // V: `static constexpr std::size_t width`, loadu(p), storeu(p, r), store_aligned(p, r).
-// Requires n > width.
+// Requires n > width. Starts on a 64-byte boundary: wherever the linker happened to put it, a
+// 128-256 byte copy varied by up to 0.25 ns (10-15 %) with the same code.
 template <class V>
-inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s, std::size_t n) noexcept {
+[[gnu::aligned(64)]] inline void copy_kernel(std::uint8_t* d, const std::uint8_t* s,
+                                             std::size_t n) noexcept {
   constexpr std::size_t w = V::width;
   if (n <= 4 * w) {
     if (n <= 2 * w) {
