@@ -53,20 +53,14 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   const std::size_t base = starts[i];
   const std::string_view text =
       all.substr(base, (i + 1 < starts.size() ? starts[i + 1] : all.size()) - base);
-  // Stage 1 over the whole piece at once (one batch).
+  // Stage 1 over the whole piece first: its line ends give the piece's counts.
   batch.reset();
   batch.set_limit(text.size());
-  batch.cover_all(p, text);
-  std::size_t line = 0, record = 0;
-  counts.before(i, line, record);
-  const std::size_t line0 = line, record0 = record;
-  // The results of the piece grow once, not by doubling: as many records a byte as in this
-  // thread's last piece, and a sixteenth more.
-  thread_local std::size_t last_records = 0, last_bytes = 0;
-  if (last_bytes != 0) {
-    const double per_byte = static_cast<double>(last_records) / static_cast<double>(last_bytes);
-    reserve(ctx, static_cast<std::size_t>(static_cast<double>(text.size()) * per_byte * 1.0625));
-  }
+  std::size_t own[2] = {0, 0}, line = 0, record = 0;
+  const bool counted = batch.count_all(p, text, max_record_size, own[0], own[1]);
+  counts.before(i, counted ? own : nullptr, line, record);
+  // The results of the piece grow once, not by doubling.
+  if (counted) reserve(ctx, own[1]);
   ndjson_error stop;
   // A bad record: true when the reading stops there, else it is counted and skipped.
   // A kernel set this CPU lacks is no bad record: every piece stops on it.
@@ -107,11 +101,7 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
     } else if (bad({pe.code, record, line, pe.column, base + at + pe.offset})) {
       return stop;
     }
-    if ((record - record0) % 64 == 0) counts.progress(i, pos, line - line0, record - record0);
   }
-  counts.counted(i, line - line0, record - record0);
-  last_records = record - record0;
-  last_bytes = text.size();
   return {};
 }
 
@@ -299,53 +289,24 @@ void piece_counts::count(std::size_t i, std::size_t& lines, std::size_t& records
     records = s.records.load(std::memory_order_relaxed);
     return;
   }
-  // From where the piece's thread got to (a consistent reading of its progress, else the start).
-  std::size_t at = 0;
   lines = records = 0;
-  for (int tries = 0; tries < 4; ++tries) {
-    const std::uint32_t s1 = s.seq.load(std::memory_order_acquire);
-    const std::size_t a = s.at.load(std::memory_order_relaxed);
-    const std::size_t l = s.at_lines.load(std::memory_order_relaxed);
-    const std::size_t r = s.at_records.load(std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if ((s1 & 1) == 0 && s.seq.load(std::memory_order_relaxed) == s1) {
-      at = a;
-      lines = l;
-      records = r;
-      break;
-    }
-  }
   const std::size_t end = i + 1 < starts_.size() ? starts_[i + 1] : text_.size();
-  count_lines(text_.substr(starts_[i] + at, end - starts_[i] - at), o_, lines, records);
+  count_lines(text_.substr(starts_[i], end - starts_[i]), o_, lines, records);
   // Two threads may count one piece: both store the same numbers.
   s.lines.store(lines, std::memory_order_relaxed);
   s.records.store(records, std::memory_order_relaxed);
   s.counted.store(true, std::memory_order_release);
 }
 
-void piece_counts::progress(std::size_t i, std::size_t offset, std::size_t lines,
-                            std::size_t records) noexcept {
-  // One writer (the piece's thread): readers retry or count from the start when they see the
-  // sequence number odd or changed.
-  slot& s = slots_[i];
-  const std::uint32_t n = s.seq.load(std::memory_order_relaxed);
-  s.seq.store(n + 1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
-  s.at.store(offset, std::memory_order_relaxed);
-  s.at_lines.store(lines, std::memory_order_relaxed);
-  s.at_records.store(records, std::memory_order_relaxed);
-  s.seq.store(n + 2, std::memory_order_release);
-}
-
-void piece_counts::counted(std::size_t i, std::size_t lines, std::size_t records) noexcept {
-  slot& s = slots_[i];
-  s.lines.store(lines, std::memory_order_relaxed);
-  s.records.store(records, std::memory_order_relaxed);
-  s.counted.store(true, std::memory_order_release);
-}
-
-void piece_counts::before(std::size_t i, std::size_t& lines, std::size_t& records) noexcept {
+void piece_counts::before(std::size_t i, const std::size_t* own, std::size_t& lines,
+                          std::size_t& records) noexcept {
   std::size_t l = 0, r = 0;
+  if (own != nullptr) {
+    slot& s = slots_[i];
+    s.lines.store(own[0], std::memory_order_relaxed);
+    s.records.store(own[1], std::memory_order_relaxed);
+    s.counted.store(true, std::memory_order_release);
+  }
   lines = records = 0;
   std::size_t k = i;  // piece 0 has nothing before it
   while (k > 0 && !slots_[k].known.load(std::memory_order_acquire)) {

@@ -67,7 +67,8 @@ bool line_batch::make(parser& p, std::string_view text, std::size_t at, bool com
   // Stage 1 reports the line ends (as positions, and counted when asked): no search per line, no
   // pass of its own.
   const kernel_set k = kernel_set_for(which);
-  k.positions_lines(st, nullptr);
+  k.positions_lines(st, want_lines_ ? &counts_ : nullptr);
+  counted_ = want_lines_ && st.s1_error == error_code::ok;
   std::size_t n = st.n_idx;
   if (st.s1_error != error_code::ok) {
     // The batch ends before the line of the error (that line is parsed alone).
@@ -127,6 +128,36 @@ bool line_batch::make_at(parser& p, std::string_view text, std::size_t at, std::
   if (make(p, text, at, complete) && line < end_ && line + len <= end_) return true;
   failed_ = line;
   return false;
+}
+
+bool line_batch::count_all(parser& p, std::string_view text, std::size_t max_record_size,
+                           std::size_t& lines, std::size_t& records) noexcept {
+  want_lines_ = true;
+  if (text.empty() || p.options().allow_comments || text.size() > limit_ ||
+      !covers(p, text, 0, text.size(), true) || end_ != text.data() + text.size() || !counted_) {
+    return false;
+  }
+  lines = counts_.ends + (text.back() != '\n' ? 1 : 0);
+  if (counts_.blank_starts == 0 && !json_whitespace(static_cast<unsigned char>(text[0]))) {
+    records = lines;  // no line starts with whitespace: none is blank
+    return true;
+  }
+  // Lines start at 0 and after each '\n' but a last one; only one starting with whitespace can be
+  // blank.
+  const std::size_t size = text.size();
+  std::size_t blank_lines = 0;
+  for (std::size_t start = 0; start < size;) {
+    std::size_t end = line_end(text, start);
+    if (end == std::string_view::npos) end = size;
+    if (json_whitespace(static_cast<unsigned char>(text[start])) &&
+        end - start <= max_record_size &&
+        text.substr(start, end - start).find_first_not_of(" \t\r") == std::string_view::npos) {
+      ++blank_lines;
+    }
+    start = end + 1;
+  }
+  records = lines - blank_lines;
+  return true;
 }
 
 error line_batch::parse(parser& p, document& doc, std::string_view text, std::size_t at,

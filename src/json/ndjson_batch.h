@@ -32,17 +32,18 @@ class line_batch {
     limit_ = bytes < kBatchBytes ? kBatchBytes : bytes > kMaxBytes ? kMaxBytes : bytes;
   }
 
-  // Makes one batch of the whole text (complete) when the limit takes it and comments are not
-  // allowed (stage 1 over all of it at once; up to a line with a stage-1 error).
-  void cover_all(parser& p, std::string_view text) noexcept {
-    if (!text.empty() && !p.options().allow_comments && text.size() <= limit_)
-      covers(p, text, 0, text.size(), true);
-  }
+  // Makes one batch of the whole text (complete, within the limit) and counts its lines and the
+  // lines that are records (not blank, or longer than max_record_size) from the counts of stage 1
+  // (a closer look only where a line starts with whitespace); false (nothing counted) when the
+  // batch cannot take all of it.
+  bool count_all(parser& p, std::string_view text, std::size_t max_record_size, std::size_t& lines,
+                 std::size_t& records) noexcept;
 
   // Forgets the batch: call it before the text it was made from changes.
   void reset() noexcept {
     begin_ = end_ = failed_ = line_at_ = nullptr;
     count_ = cur_ = 0;
+    counted_ = false;
     room_doc_ = nullptr;
   }
 
@@ -157,6 +158,9 @@ class line_batch {
   std::size_t count_ = 0;          // positions in the batch
   std::size_t cur_ = 0;            // the first position of the line at line_at_
   const char* line_at_ = nullptr;  // the line cur_ is for (nullptr: sync() finds it)
+  line_counts counts_;             // of the batch's lines, when counted_
+  bool counted_ = false;           // stage 1 counted the batch's lines and found no error
+  bool want_lines_ = false;        // batches count their lines (from count_all on)
   std::size_t limit_ = kBatchBytes;
   // Stage 2 of one record (nullptr: every line is parsed alone), with what the batch makes once:
   // the positions at least kPad bytes before the batch's end, room in room_doc_ (its node and

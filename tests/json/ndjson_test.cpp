@@ -734,9 +734,9 @@ TEST(Ndjson, ParallelCountsLinesAndRecordsAsTheReader) {
   }
 }
 
-// A piece's lines are counted by its thread as it parses them, or by count_lines from where that
-// thread got to (a closer look only at lines that start with whitespace). Rare blank lines, and
-// lines that start with whitespace but are records, at every offset in a block and at piece ends
+// A piece's lines are counted by stage 1 (its '\n' bytes, and the lines after one that start with
+// whitespace); only a piece with such a line is looked at closely. Rare blank lines, and lines
+// that start with whitespace but are records, at every offset in a block and at piece ends
 // (pieces of every length mod 64, ending in '\n' or not), give the sequential reader's numbers.
 TEST(Ndjson, ParallelCountsRareBlankLinesAtEveryOffset) {
   const std::string blanks[] = {"", " ", "\t", "\r", "  \r", std::string(65, ' ')};
@@ -773,50 +773,6 @@ TEST(Ndjson, ParallelCountsRareBlankLinesAtEveryOffset) {
       }
     }
   }
-}
-
-// The thread of a piece that needs the counts of the piece before it while that piece is being
-// parsed counts the rest of it from the last progress its thread published (a line start, with
-// the lines and records before it): every such point gives the counts of the whole piece.
-TEST(Ndjson, PieceCountsFromAPublishedProgress) {
-  std::string text;
-  std::uint32_t x = 4242;
-  for (int i = 0; i < 500; ++i) {
-    x = x * 1103515245u + 12345u;
-    if ((x >> 8) % 9 == 0) {
-      text.append((x >> 12) % 3, ' ');
-    } else {
-      text += '[';
-      text += std::to_string(i);
-      text += ']';
-    }
-    text += '\n';
-  }
-  const std::size_t mid = text.find('\n', text.size() / 2) + 1;
-  const std::vector<std::size_t> starts = {0, mid};
-  ndjson_options o;
-  std::size_t want_lines = 0, want_records = 0;
-  detail::count_lines(std::string_view(text).substr(0, mid), o, want_lines, want_records);
-  ASSERT_LT(want_records, want_lines);  // some blank lines
-  std::size_t lines = 0, records = 0;
-  for (std::size_t at = 0; at <= mid; at = text.find('\n', at) + 1) {
-    detail::piece_counts counts(text, starts, o);
-    if (at > 0) {  // the counts up to `at`, as the piece's thread has them
-      std::size_t l = 0, r = 0;
-      detail::count_lines(std::string_view(text).substr(0, at), o, l, r);
-      counts.progress(0, at, l, r);
-    }
-    counts.before(1, lines, records);
-    EXPECT_EQ(lines, want_lines) << at;
-    EXPECT_EQ(records, want_records) << at;
-    if (at == mid) break;
-  }
-  // Counted by its thread: taken as they are.
-  detail::piece_counts counts(text, starts, o);
-  counts.counted(0, 7, 5);
-  counts.before(1, lines, records);
-  EXPECT_EQ(lines, 7u);
-  EXPECT_EQ(records, 5u);
 }
 
 // The pieces of a parallel read start at line starts, in order, cover the text, and shrink at

@@ -162,8 +162,7 @@ class piece_counts;
 // Parses the records of piece i of `text` (whole lines, from starts[i] to the next start)
 // calling f(ctx, value, info) for each; returns the first bad record's error (stopping there)
 // unless skipping, when it counts them in skipped. The lines and records before the piece come
-// from `counts`, which learns how far the piece got. reserve(ctx, n) is called first with an
-// estimate of the piece's record count.
+// from `counts`. reserve(ctx, n) is called first with the piece's record count when known.
 ndjson_error parse_piece(std::string_view text, const std::vector<std::size_t>& starts,
                          std::size_t i, piece_counts& counts, const ndjson_options& o,
                          std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
@@ -180,32 +179,25 @@ void count_lines(std::string_view text, const ndjson_options& o, std::size_t& li
                  std::size_t& records) noexcept;
 
 // The lines and records before each piece of a parallel read, found by the threads that parse
-// them: each adds the counts of the pieces before it back to the nearest one whose total is
-// known. A piece's thread publishes how far it got (every 64 records) and its counts at the end;
-// the thread of a later piece that needs them sooner counts the rest of that piece itself
-// (count_lines) from where its thread got to. No thread waits for another for this, and a piece
-// is counted in full only when nobody parsed any of it yet.
+// them: each has its own piece's counts from stage 1 (run over the whole piece first, its line
+// ends counted), then adds the counts of the pieces before it back to the nearest one whose total
+// is known, counting a piece itself (count_lines) when that piece's thread has not published its
+// counts yet. No thread waits for another for this.
 class piece_counts {
  public:
   piece_counts(std::string_view text, const std::vector<std::size_t>& starts,
                const ndjson_options& o)
       : text_(text), starts_(starts), o_(o), slots_(std::make_unique<slot[]>(starts.size())) {}
-  // Lines and records before piece i.
-  void before(std::size_t i, std::size_t& lines, std::size_t& records) noexcept;
-  // Piece i's thread has parsed it up to `offset` (from the piece's start; a line start): `lines`
-  // lines, `records` of them records.
-  void progress(std::size_t i, std::size_t offset, std::size_t lines, std::size_t records) noexcept;
-  // Piece i's lines and records, all of them.
-  void counted(std::size_t i, std::size_t lines, std::size_t records) noexcept;
+  // Lines and records before piece i; `own`: piece i's lines and records when known (else
+  // counted here).
+  void before(std::size_t i, const std::size_t* own, std::size_t& lines,
+              std::size_t& records) noexcept;
 
  private:
-  struct alignas(64) slot {
+  struct slot {
     std::atomic<bool> counted{false}, known{false};
     std::atomic<std::size_t> lines{0}, records{0};                // of the piece, once counted
     std::atomic<std::size_t> lines_before{0}, records_before{0};  // once known
-    // How far the piece's thread got (progress), under a sequence number (odd while written).
-    std::atomic<std::uint32_t> seq{0};
-    std::atomic<std::size_t> at{0}, at_lines{0}, at_records{0};
   };
   void count(std::size_t i, std::size_t& lines, std::size_t& records) noexcept;
   std::string_view text_;
