@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -249,6 +250,22 @@ class piece_records {
   }
   // Adds a record; on an exception (no memory) nothing is added.
   void add(R&& r, const record_info& info) {
+    // The common record (numbers one up from the last, room reserved, a move that cannot throw)
+    // inline in the caller; anything else in add_any.
+    if constexpr (std::is_nothrow_move_constructible_v<R>) {
+      const std::size_t k = values_.size();
+      if (k != 0 && infos_.empty() && info.record == first_.record + k &&
+          info.line == first_.line + k && info.offset - first_.offset <= kMaxOffset &&
+          k < values_.capacity() && k < offsets_.capacity()) [[likely]] {
+        offsets_.push_back(static_cast<std::uint32_t>(info.offset - first_.offset));
+        values_.push_back(box{std::forward<R>(r)});
+        return;
+      }
+    }
+    add_any(std::forward<R>(r), info);
+  }
+  // Any record (add).
+  [[gnu::noinline]] void add_any(R&& r, const record_info& info) {
     const std::size_t k = values_.size();
     if (k == 0) first_ = info;
     if (infos_.empty()) [[likely]] {
@@ -302,6 +319,7 @@ class piece_records {
   struct box {  // (no std::vector<bool>)
     R r;
   };
+  static constexpr std::size_t kMaxOffset = std::numeric_limits<std::uint32_t>::max();
   std::vector<box> values_;
   std::vector<std::uint32_t> offsets_;  // while infos_ is empty
   std::vector<record_info> infos_;
