@@ -16,6 +16,9 @@ alignas(32) static constexpr std::uint8_t kBackslashes32[32] = {
     '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\',
     '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\'};
 
+// All ones for prefix_xor's carry-less multiply (as kBackslashes32).
+alignas(16) static constexpr std::uint64_t kOnes16[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+
 struct isa_avx2 : keel::detail::simd_avx2 {
   struct block {
     __m256i lo, hi;
@@ -134,10 +137,13 @@ struct isa_avx2 : keel::detail::simd_avx2 {
   }
   // Stage 1 takes two blocks a step (parse_kernels.h).
   static constexpr bool kBlockPairs = true;
+  // The all-ones operand read from memory by the multiply itself: from _mm_set1_epi8(-1) GCC
+  // made it anew (vpcmpeqd) in every block, its vector registers taken by the classification.
   static std::uint64_t prefix_xor(std::uint64_t x) noexcept {
-    const __m128i v = _mm_set_epi64x(0, static_cast<long long>(x));
-    return static_cast<std::uint64_t>(
-        _mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
+    const __m128i v = _mm_cvtsi64_si128(static_cast<long long>(x));
+    __m128i r;
+    asm("vpclmulqdq $0, %[k], %[v], %[r]" : [r] "=x"(r) : [k] "m"(kOnes16), [v] "x"(v));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(r));
   }
   // The UTF-8 check (common/utf8_check.h) runs on the vector primitives of simd_avx2, two
   // registers per block.

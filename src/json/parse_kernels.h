@@ -349,7 +349,10 @@ struct stage1 {
     if constexpr (requires { requires I::kBlockPairs; }) {
       // Two blocks a step (the ISA's choice, kBlockPairs): each has its own copy of the branches
       // (positions, escapes, UTF-8), and the loop's own work is halved.
-      for (; base + 128 <= full; base += 128) {
+      // The bound as one value compared with base (base + 128 <= full kept a second induction
+      // variable, base + 128, in a register of its own).
+      const std::size_t pairs_end = full >= 128 ? full - 127 : 0;
+      for (; base < pairs_end; base += 128) {
         if (!block(st, buf + base, base, out)) {
           ok = false;
           break;
