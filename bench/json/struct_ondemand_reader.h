@@ -21,6 +21,21 @@ struct ondemand_input {
 std::shared_ptr<ondemand_input> prepare_ondemand(const std::string& text) {
   auto in = std::make_shared<ondemand_input>();
   in->text = simdjson::padded_string(text);
+#ifdef KEEL_ONDEMAND_IMPLEMENTATION
+  // The parser's stage 1 and string decoding are those of the kernel set it is first allocated
+  // with (simdjson's active implementation then, by default the best for the CPU: icelake on
+  // AVX-512), not of the -march the iteration is compiled for: the named one is made active
+  // around that allocation, as the DOM peers do (peer_simdjson.cpp).
+  const simdjson::implementation* kernel =
+      simdjson::get_available_implementations()[KEEL_ONDEMAND_IMPLEMENTATION];
+  if (kernel == nullptr || !kernel->supported_by_runtime_system()) return nullptr;
+  auto& active = simdjson::get_active_implementation();
+  const simdjson::implementation* before = active;
+  active = kernel;
+  const auto err = in->parser.allocate(in->text.size());
+  active = before;
+  if (err != simdjson::SUCCESS) return nullptr;
+#endif
   return in;
 }
 
