@@ -469,6 +469,20 @@ TEST(MappingPaths, ParseErrorsAgree) {
   shallow.max_depth = 3;
   EXPECT_FALSE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[],"zz":[[[]]]})", shallow));
   EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"a":1,"v":[],"zz":[[]]})", shallow));
+  // An empty container in a skipped value exactly at max_depth (accepted) and one level deeper
+  // (rejected): the skip steps over an empty one without opening a level, but only where one
+  // more level is allowed.
+  for (const char* zz : {"[{}]", "[[],{}]", R"({"k":{}})", R"({"k":[]})"}) {
+    EXPECT_TRUE(same_on_both_paths<paths::inner>(
+        R"({"a":1,"v":[],"zz":)" + std::string(zz) + "}" + std::string(80, ' '), shallow))
+        << zz;
+  }
+  for (const char* zz : {"[[{}]]", R"([[],[{}]])", R"({"k":{"j":{}}})", R"({"k":[{}]})",
+                         R"([{"k":[]}])", R"({"k":{"j":[]}})"}) {
+    EXPECT_FALSE(same_on_both_paths<paths::inner>(
+        R"({"a":1,"v":[],"zz":)" + std::string(zz) + "}" + std::string(80, ' '), shallow))
+        << zz;
+  }
   using nested = std::vector<std::vector<std::vector<std::vector<int>>>>;
   EXPECT_TRUE(same_on_both_paths<nested>("[[[]]]", shallow));
   EXPECT_FALSE(same_on_both_paths<nested>("[[[[]]]]", shallow));
