@@ -11,6 +11,8 @@
 
 namespace keel::json::detail {
 
+struct parse_state;
+
 // 32 backslashes for copy_chunk's compare (internal linkage: addressed relative to the code).
 alignas(32) static constexpr std::uint8_t kBackslashes32[32] = {
     '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\',
@@ -55,6 +57,17 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     asm("" : "+x"(k));
     return bits(_mm256_cmpgt_epi8(k, b.lo), _mm256_cmpgt_epi8(k, b.hi));
   }
+  // control_or_high's compares kept as vectors (isa_avx2_plain): whether the block has such a
+  // byte is one mask move for both halves (any_of); their mask (mask_of) is made only then.
+  static block control_or_high_v(const block& b) noexcept {
+    __m256i k = _mm256_set1_epi8(0x20);
+    asm("" : "+x"(k));
+    return {_mm256_cmpgt_epi8(k, b.lo), _mm256_cmpgt_epi8(k, b.hi)};
+  }
+  static std::uint64_t any_of(const block& c) noexcept {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(c.lo, c.hi)));
+  }
+  static std::uint64_t mask_of(const block& c) noexcept { return bits(c.lo, c.hi); }
   static std::uint64_t high(const block& b) noexcept { return bits(b.lo, b.hi); }
   // Nonzero when the block has a non-ASCII byte (one mask move, not the positions of high()).
   static std::uint64_t any_high(const block& b) noexcept {
@@ -157,6 +170,10 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     return copy_chunk(src, dst);
   }
 
+  // Stage 1 of documents that start without control or non-ASCII bytes (find_positions):
+  // stage1<isa_avx2_plain>, in parse_avx2_plain.cpp.
+  static void positions_plain(parse_state& st) noexcept;
+
   static constexpr std::size_t kChunk = 32;
   // Longer strings far enough from the end by chunks without an end check (parse_kernels.h:
   // stage2::string): update-center.json -9 %, twitter.json -3 %.
@@ -170,6 +187,13 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     asm("vpcmpeqb %[k], %[v], %[r]" : [r] "=x"(bs) : [k] "m"(kBackslashes32), [v] "x"(v));
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(bs));
   }
+};
+
+// isa_avx2 with the plain-text stage 1 (stage1::kPlainText), compiled in a translation unit of
+// its own (parse_avx2_plain.cpp): with both loops in one file, GCC allocated the registers of
+// both worse.
+struct isa_avx2_plain : isa_avx2 {
+  static constexpr bool kPlainText = true;
 };
 
 }  // namespace keel::json::detail

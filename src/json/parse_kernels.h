@@ -103,6 +103,11 @@ struct stage1 {
   };
   // Blocks wholly inside a string skip the classification (gsoc-2018.json: 70 % of its blocks).
   static constexpr bool kStringRuns = Lines == 0 && kSeparators;
+  // The ISA's plain-text variant (kPlainText: isa_avx2_plain, its own translation unit, chosen
+  // per document by plain_start): a block is tested for control and non-ASCII bytes by one mask
+  // move, their mask made only when it has one. Minified ASCII documents have none; documents
+  // with line breaks or non-ASCII text (where that branch would mispredict) keep the other test.
+  static constexpr bool kPlainText = kStringRuns && requires { requires I::kPlainText; };
 
   // Bytes escaped by a backslash (the odd-length runs rule), carrying across blocks.
   std::uint64_t escaped_bytes(std::uint64_t bs, [[maybe_unused]] std::size_t base) noexcept {
@@ -122,9 +127,11 @@ struct stage1 {
   }
 
   // The block's strings, token starts and positions (all but the line ends).
-  KEEL_INLINE void classify(const typename I::block& b, std::uint64_t q, std::uint64_t escaped,
-                            std::uint64_t ctrl, std::uint64_t& structurals, std::uint64_t& bad_ctrl,
-                            [[maybe_unused]] std::uint64_t& ws) noexcept {
+  // Returns the in-string mask.
+  KEEL_INLINE std::uint64_t classify(const typename I::block& b, std::uint64_t q,
+                                     std::uint64_t escaped, std::uint64_t ctrl,
+                                     std::uint64_t& structurals, std::uint64_t& bad_ctrl,
+                                     [[maybe_unused]] std::uint64_t& ws) noexcept {
     const std::uint64_t quotes = q & ~escaped;
     const std::uint64_t in_string = I::prefix_xor(quotes) ^ prev_in_string;
     prev_in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_string) >> 63);
@@ -149,6 +156,7 @@ struct stage1 {
     // The block's positions are kept even when it has an error: those before the error still
     // count (an earlier grammar error wins), run() drops the rest.
     structurals = ((ops | starts) & ~in_string) | quotes;
+    return in_string;
   }
 
   // Returns false (and sets st.s1_*) on the first error in this block.
@@ -164,6 +172,7 @@ struct stage1 {
       bs_any = I::eq(b, '\\');
     }
     const std::uint64_t q = I::eq(b, '"');
+    if constexpr (kPlainText) return plain_block(st, b, base, out, bs_any, q);
     // Control bytes moved to a general register at once (the empty asm): otherwise GCC folds the
     // in-string mask into a masked compare, which puts the compare, and the branch below, behind
     // the carry-less multiply. Where the ISA has control_or_high, non-ASCII bytes are in the mask
@@ -224,6 +233,41 @@ struct stage1 {
     if ((bad_ctrl | hi | prev_hi) != 0) [[unlikely]]
       return slow(st, b, base, out, hi, bad_ctrl);
     return true;
+  }
+
+  // block() of kPlainText: the control and non-ASCII bytes tested by one mask move, their mask
+  // (in strings) made only when the block has one.
+  KEEL_INLINE bool plain_block(parse_state& st, const typename I::block& b, std::size_t base,
+                               std::uint32_t*& out, std::uint64_t bs_any,
+                               std::uint64_t q) noexcept {
+    const typename I::block cv = I::control_or_high_v(b);
+    const std::uint64_t any = I::any_of(cv);
+    const std::uint64_t escaped = (bs_any | prev_escaped) ? escaped_bytes(I::eq(b, '\\'), base) : 0;
+    std::uint64_t structurals, in_string, bad_ctrl, ws;
+    if ((prev_in_string & ~q) == ~std::uint64_t{0}) [[unlikely]] {
+      structurals = 0;
+      in_string = ~std::uint64_t{0};
+    } else {
+      in_string = classify(b, q, escaped, 0, structurals, bad_ctrl, ws);
+    }
+    emit(out, base - 64, pending);
+    pending = structurals;
+    if ((any | prev_hi) != 0) [[unlikely]] {
+      bad_ctrl = I::mask_of(cv) & in_string;
+      if ((bad_ctrl | prev_hi) != 0) return slow(st, b, base, out, high(b), bad_ctrl);
+    }
+    return true;
+  }
+
+  // Whether a document is read by the kPlainText variant: its first 4 KiB (whole blocks) have no
+  // control or non-ASCII byte.
+  static bool plain_start(const parse_state& st) noexcept {
+    const std::size_t full = st.len & ~std::size_t{63};
+    const std::size_t n = full < 4096 ? full : 4096;
+    std::uint64_t any = 0;
+    for (std::size_t k = 0; k < n; k += 64)
+      any |= I::any_of(I::control_or_high_v(I::load(st.buf + k)));
+    return n != 0 && any == 0;
   }
 
   // Nonzero when the block has a non-ASCII byte: the vector UTF-8 check needs no positions, and
@@ -341,6 +385,9 @@ struct stage1 {
   // The scan state is a local whose address is never taken, so it stays in registers (the
   // index stores could alias it otherwise: vector types may alias anything).
   static void run(parse_state& st) noexcept {
+    if constexpr (Lines == 0 && !Marks && !kPlainText && requires { I::positions_plain(st); }) {
+      if (plain_start(st)) return I::positions_plain(st);
+    }
     stage1 s1;
     if constexpr (Marks) s1.marks = st.backslash_blocks;
     s1.scan(st);
