@@ -253,8 +253,11 @@ struct stage1 {
     emit(out, base - 64, pending);
     pending = structurals;
     if ((any | prev_hi) != 0) [[unlikely]] {
+      // Control characters count in strings only; a non-ASCII byte anywhere (in a string or not)
+      // goes to the UTF-8 check.
+      const std::uint64_t hi = high(b);
       bad_ctrl = I::mask_of(cv) & in_string;
-      if ((bad_ctrl | prev_hi) != 0) return slow(st, b, base, out, high(b), bad_ctrl);
+      if ((bad_ctrl | hi | prev_hi) != 0) return slow(st, b, base, out, hi, bad_ctrl);
     }
     return true;
   }
