@@ -5,6 +5,7 @@
 // and the members the struct does not read are checked without being parsed (skip_members).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -469,10 +470,17 @@ KEEL_NOINLINE bool key_by_stage2(parse_state& st, const direct_view& v,
 template <class I>
 KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
                                           const std::uint32_t* ip, const key_filter& f) noexcept {
-  const auto may_be_field = [&f](const std::uint8_t* key, std::size_t len) {
-    std::uint64_t candidates = f.by_len[len < 63 ? len : 63];
-    if (len != 0) candidates &= f.by_first[key[0]];
+  const std::uint64_t* const by_len = f.by_len;
+  const std::uint64_t* const by_first = f.by_first;
+  const auto may_be_field = [by_len, by_first](const std::uint8_t* key, std::size_t len) {
+    std::uint64_t candidates = by_len[len < 63 ? len : 63];
+    if (len != 0) candidates &= by_first[key[0]];
     return candidates != 0;
+  };
+  // A key as written: its first byte is its closing quote when it is empty, which by_first
+  // files the empty name under (no test of the length).
+  const auto may_be_field_raw = [by_len, by_first](const std::uint8_t* key, std::size_t len) {
+    return (by_len[std::min<std::size_t>(len, 63)] & by_first[key[0]]) != 0;
   };
   // Whether a key has a backslash, from stage 1's map of the blocks that hold one (when it made
   // one): the text from the last key looked up to clean_to (the first marked block after it)
@@ -495,7 +503,7 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
   for (;;) {
     if (v.buf[*ip] != '"') return ip;
     // The key as written first: without a backslash it is the key.
-    if (may_be_field(v.buf + ip[0] + 1, ip[1] - ip[0] - 1)) return ip;
+    if (may_be_field_raw(v.buf + ip[0] + 1, ip[1] - ip[0] - 1)) return ip;
     if (!plain_key(ip)) {
       if (!key_by_stage2<I>(st, v, ip)) return nullptr;
       if ((v.nodes[0].tag & kNoEscape) == 0 &&

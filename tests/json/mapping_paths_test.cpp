@@ -80,6 +80,13 @@ struct odd {
 };
 KEEL_FIELDS(odd, id, back)
 
+// A field named by the empty key (the skip files it under the byte after the key's opening quote).
+struct blank {
+  int x = 0;
+  int e = 0;
+};
+KEEL_FIELDS(blank, x, e)
+
 // One field of each type the direct read converts itself (strings without a backslash,
 // true/false, non-negative integers of up to 19 digits), every other token left to stage 2.
 struct leaves {
@@ -103,6 +110,10 @@ struct keel::json::enum_names<paths::mood> {
 template <>
 struct keel::json::field_rename<paths::odd> {
   static constexpr std::pair<std::string_view, std::string_view> values[] = {{"back", "b\\k"}};
+};
+template <>
+struct keel::json::field_rename<paths::blank> {
+  static constexpr std::pair<std::string_view, std::string_view> values[] = {{"e", ""}};
 };
 
 namespace {
@@ -188,6 +199,15 @@ TEST(MappingPaths, ValidModelsReadDirectly) {
   ASSERT_TRUE(detail::read_direct(p, R"({"\u0069d":1,"b\\k":2,"b\\\\k":3})", d, {}));
   EXPECT_EQ(d.id, 1);
   EXPECT_EQ(d.back, 2);
+  // The empty key: a field's name after skipped members, or a member skipped.
+  const std::string pad(80, ' ');
+  paths::blank e;
+  ASSERT_TRUE(detail::read_direct(p, R"({"zz":1,"":5,"q":[],"x":2})" + pad, e, {}));
+  EXPECT_EQ(e.e, 5);
+  EXPECT_EQ(e.x, 2);
+  EXPECT_TRUE(same_on_both_paths<paths::blank>(R"({"x":1,"":2})" + pad));
+  EXPECT_FALSE(same_on_both_paths<paths::blank>(R"({"x":1,"y":2})" + pad));
+  EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"":1,"a":1,"v":[],"":{}})" + pad));
   EXPECT_TRUE(same_on_both_paths<std::vector<paths::inner>>(R"([{"a":1,"v":[]}])"));
   EXPECT_TRUE(same_on_both_paths<no_ints>("[]"));
   EXPECT_TRUE(same_on_both_paths<std::optional<int>>(" null "));

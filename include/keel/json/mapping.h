@@ -325,11 +325,12 @@ class mapper {
       for (std::size_t k = 0; k < names.size(); ++k) m[len_slot(names[k].size())] |= 1ull << k;
       return m;
     }();
+    // An empty name under '"': the byte after an empty key's opening quote in the text is its
+    // closing one (the direct read's skip tests a key as written with no test of its length).
     static constexpr auto by_first = [] {
       std::array<std::uint64_t, 256> m{};
-      for (std::size_t k = 0; k < names.size(); ++k) {
-        if (!names[k].empty()) m[static_cast<unsigned char>(names[k][0])] |= 1ull << k;
-      }
+      for (std::size_t k = 0; k < names.size(); ++k)
+        m[names[k].empty() ? '"' : static_cast<unsigned char>(names[k][0])] |= 1ull << k;
       return m;
     }();
     // The field whose name is key, or names.size().
@@ -441,7 +442,7 @@ struct direct_view {
   const std::uint64_t* backslash_blocks = nullptr;
 };
 // The keys a struct's fields have: bit k of by_len[min(length, 63)] and of by_first[first byte]
-// for field k (mapper::key_table).
+// for field k, by_first['"'] for an empty name (mapper::key_table).
 struct key_filter {
   const std::uint64_t* by_len;
   const std::uint64_t* by_first;
