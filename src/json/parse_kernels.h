@@ -267,10 +267,11 @@ struct stage1 {
   static bool plain_start(const parse_state& st) noexcept {
     const std::size_t full = st.len & ~std::size_t{63};
     const std::size_t n = full < 4096 ? full : 4096;
-    std::uint64_t any = 0;
-    for (std::size_t k = 0; k < n; k += 64)
-      any |= I::any_of(I::control_or_high_v(I::load(st.buf + k)));
-    return n != 0 && any == 0;
+    for (std::size_t k = 0; k < n; k += 64) {
+      // (Pretty-printed documents stop at the first block, at their first line break.)
+      if (I::any_of(I::control_or_high_v(I::load(st.buf + k))) != 0) return false;
+    }
+    return n != 0;
   }
 
   // Nonzero when the block has a non-ASCII byte: the vector UTF-8 check needs no positions, and
