@@ -210,6 +210,47 @@ TEST_P(Differential, MutatedDocumentsSameVerdict) {
   EXPECT_GT(rejected, 1000);
 }
 
+// A plain ASCII start (64 bytes to past 4 KiB: a kernel set may choose its stage 1 by the first
+// blocks) followed by a generated tail with control and non-ASCII bytes and mutations there, in
+// strings and outside them: the scalar set's verdict, error code and offset, and the same values.
+TEST_P(Differential, PlainStartThenMutatedTail) {
+  gen g(4242);
+  parser p, scalar;
+  p.options().isa = GetParam();
+  scalar.options().isa = isa::scalar;
+  static const char kBytes[] =
+      "{}[],:\"\\ \n0-.etu\x01\x1f\x7f\x80\xbf\xc3\xa9\xe2\xed\xf0\xf4\xff";
+  int rejected = 0;
+  for (int i = 0; i < 1500; ++i) {
+    const std::size_t want = 64 + g.rng()() % 5000;
+    std::string text = "[";
+    while (text.size() < want) text += R"({"key":"plain text","n":12345,"f":[1.5,true,null]},)";
+    const std::size_t tail = text.size();
+    text += g.value(1).dump(-1, ' ', false);
+    text += ']';
+    const int edits = static_cast<int>(g.rng()() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = tail + g.rng()() % (text.size() - tail);
+      const char c = kBytes[g.rng()() % (sizeof kBytes - 1)];
+      if (g.rng()() % 2 == 0) {
+        text[at] = c;
+      } else {
+        text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+      }
+    }
+    auto r = p.parse(text);
+    auto s = scalar.parse(text);
+    ASSERT_EQ(r.code(), s.code()) << text.substr(tail);
+    if (!r.ok()) {
+      ASSERT_EQ(r.error().offset, s.error().offset) << text.substr(tail);
+      ++rejected;
+    } else {
+      ASSERT_EQ(write(*r).value(), write(*s).value()) << text.substr(tail);
+    }
+  }
+  EXPECT_GT(rejected, 300);
+}
+
 // Strings dense in escapes (\uXXXX of every UTF-8 length in either case, surrogate pairs, every
 // one-character escape) mixed with plain ASCII and UTF-8 bytes, long enough for the block decoders
 // and at every offset from the end of the input: decoded as a reference decoder does, and with a
