@@ -32,34 +32,33 @@ std::atomic<isa> chosen{isa::automatic};
 void libc_copy(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
   std::memcpy(dst, src, n);
 }
-const copy_kernels libc_kernels = {libc_copy};
-
-const copy_kernels& kernels_of(isa which) noexcept {
+// The copy function of a set: its kernel, or libc_copy.
+copy_fn kernel_of(isa which) noexcept {
   switch (which) {
 #if defined(__x86_64__)
     case isa::avx512:
-      return copy_kernels_avx512;
+      return copy_kernel_avx512;
     case isa::avx2:
-      return copy_kernels_avx2;
+      return copy_kernel_avx2;
 #endif
     default:
-      return libc_kernels;
+      return libc_copy;
   }
 }
 
 isa use(isa which) noexcept {
   if (which == isa::automatic || !isa_supported(which))
     which = keel::detail::choose_isa("KEEL_BINCODE_ISA");
-  const copy_kernels& k = kernels_of(which);
-  if (&k == &libc_kernels) which = isa::scalar;  // a set without copy kernels (neon): memcpy
-  copy_kernel_chosen.store(&k == &libc_kernels ? nullptr : k.copy, std::memory_order_relaxed);
+  const copy_fn k = kernel_of(which);
+  if (k == libc_copy) which = isa::scalar;  // a set without a copy kernel (neon): memcpy
+  copy_kernel_chosen.store(k == libc_copy ? nullptr : k, std::memory_order_relaxed);
   chosen.store(which, std::memory_order_relaxed);
   return which;
 }
 
 [[gnu::cold, gnu::noinline]] void copy_first(std::uint8_t* dst, const std::uint8_t* src,
                                              std::size_t n) noexcept {
-  kernels_of(use(isa::automatic)).copy(dst, src, n);
+  kernel_of(use(isa::automatic))(dst, src, n);
 }
 
 inline bool in_kernel_range(std::size_t n) noexcept {

@@ -20,6 +20,6 @@ struct avx2_vec {
 };
 }  // namespace
 
-const copy_kernels copy_kernels_avx2 = {copy_kernel<avx2_vec>};
+const copy_fn copy_kernel_avx2 = copy_kernel<avx2_vec>;
 
 }  // namespace keel::bincode::detail

@@ -15,6 +15,6 @@ struct avx512_vec {
 };
 }  // namespace
 
-const copy_kernels copy_kernels_avx512 = {copy_kernel<avx512_vec>};
+const copy_fn copy_kernel_avx512 = copy_kernel<avx512_vec>;
 
 }  // namespace keel::bincode::detail

@@ -141,16 +141,13 @@ template <class V>
   V::storeu(d, head);
 }
 
-// The kernels of one instruction set (copy_kernel over its vectors): any n > 64; copy.cpp calls
-// them for copy_kernel_min .. copy_kernel_max. (Encoding stores the u64 length by itself and then
+// The kernel of one instruction set (copy_kernel over its vectors): any n > 64; copy.cpp calls
+// it for copy_kernel_min .. copy_kernel_max. (Encoding stores the u64 length by itself and then
 // copies the payload with the same kernel: docs/bincode.md, "Fast paths".)
-struct copy_kernels {
-  copy_fn copy;
-};
 // 32-byte AVX2 and 64-byte AVX-512F vectors. (The scalar path copies with the C library's memcpy:
 // a kernel of 16-byte SSE2 vectors took 1.5-2x its time from 256 bytes up.)
 #if defined(__x86_64__)
-extern const copy_kernels copy_kernels_avx2, copy_kernels_avx512;
+extern const copy_fn copy_kernel_avx2, copy_kernel_avx512;
 #endif
 
 }  // namespace keel::bincode::detail

@@ -219,12 +219,12 @@ void check_copy_prefixed() {
 }
 
 // The vector kernel sets this CPU runs (the scalar path copies with memcpy).
-std::vector<std::pair<keel::isa, const kb::detail::copy_kernels*>> kernel_sets() {
-  std::vector<std::pair<keel::isa, const kb::detail::copy_kernels*>> out;
+std::vector<std::pair<keel::isa, kb::detail::copy_fn>> kernel_sets() {
+  std::vector<std::pair<keel::isa, kb::detail::copy_fn>> out;
   if (keel::isa_supported(keel::isa::avx2))
-    out.emplace_back(keel::isa::avx2, &kb::detail::copy_kernels_avx2);
+    out.emplace_back(keel::isa::avx2, kb::detail::copy_kernel_avx2);
   if (keel::isa_supported(keel::isa::avx512))
-    out.emplace_back(keel::isa::avx512, &kb::detail::copy_kernels_avx512);
+    out.emplace_back(keel::isa::avx512, kb::detail::copy_kernel_avx512);
   return out;
 }
 
@@ -280,12 +280,12 @@ TEST(BincodeFastPath, BlockCopyEverySizeAndOffset) {
   });
   // The kernels alone, at every size they take (more than 64 bytes; dispatched from
   // copy_kernel_min).
-  for (const auto& [which, kernels] : kernel_sets()) {
+  for (const auto& [which, kernel] : kernel_sets()) {
     SCOPED_TRACE(keel::isa_name(which));
-    const kb::detail::copy_kernels k = *kernels;
+    const kb::detail::copy_fn k = kernel;
     check_copy([k](void* d, const void* s, std::size_t n) {
       if (n > 64 && n <= kb::detail::copy_kernel_max)
-        k.copy(static_cast<std::uint8_t*>(d), static_cast<const std::uint8_t*>(s), n);
+        k(static_cast<std::uint8_t*>(d), static_cast<const std::uint8_t*>(s), n);
       else
         std::memcpy(d, s, n);
     });
@@ -313,13 +313,13 @@ TEST(BincodeFastPath, KernelsReadNothingOutsideTheSource) {
   std::uint8_t* const mid = base + page;  // readable: [mid, mid + page)
   for (std::size_t i = 0; i < page; ++i) mid[i] = static_cast<std::uint8_t>(i * 7 + 1);
   std::vector<std::uint8_t> dst(page + 128);
-  for (const auto& [which, kernels] : kernel_sets()) {
+  for (const auto& [which, kernel] : kernel_sets()) {
     SCOPED_TRACE(keel::isa_name(which));
     for (std::size_t n :
          {std::size_t{65}, std::size_t{127}, std::size_t{128}, std::size_t{160}, std::size_t{257},
           std::size_t{320}, std::size_t{1024}, std::size_t{1031}, page}) {
       for (const std::uint8_t* src : {mid, mid + page - n}) {
-        kernels->copy(dst.data() + 1, src, n);
+        kernel(dst.data() + 1, src, n);
         EXPECT_EQ(std::memcmp(dst.data() + 1, src, n), 0) << n;
       }
     }
