@@ -82,22 +82,114 @@ std::vector<T> pod_values(std::size_t n) {
   return v;
 }
 
-// The buffers of one pod size and type, shared by keel and memcpy so that both copy between the
-// same addresses (separate per-run allocations alternated between two placements, and keel's and
-// memcpy's measured runs could get different ones: docs/bincode.md, "Fast paths"). Allocated on
-// first use, kept for the run. Encoding writes `bytes` and decoding writes `values` with what
-// they already hold.
+// Where the pod cases copy: a copy's speed depends on the addresses (alignment to the vector
+// width, and the destination's distance ahead of the source modulo 4 KiB: a load from the address
+// of a pending store modulo 4 KiB waits for it), and one pair of buffers per size measured one
+// such placement, which differed from run to run. So every pod case, keel's row and its memcpy
+// row alike, cycles through the same eight placements, one per operation: the figure is the time
+// per operation averaged over them. `values` is the u64/f64 array's offset in one 4 KiB-aligned
+// arena, `payload` the offset of the encoding's payload (after its u64 length) in another; encode
+// copies values -> payload, decode payload -> values.
+struct placement {
+  std::size_t values, payload;
+};
+constexpr placement kPlacements[] = {
+    {0, 64},       // both 64-byte aligned; encode's destination 64 bytes ahead (mod 4 KiB)
+    {0, 2048},     // both 64-byte aligned, 2 KiB apart
+    {16, 8},       // malloc-like (16-byte aligned vector, buffer + 8); decode's 8 bytes ahead
+    {1040, 3080},  // malloc-like, far apart
+    {2056, 2100},  // misaligned both (8 and 52 mod 64); encode's destination 44 bytes ahead
+    {512, 3605},   // aligned source, odd destination (21 mod 64), far apart
+    {3000, 24},    // 56 mod 64 and 24 mod 64, 1120 bytes apart
+    {1568, 1376},  // 32 and 32 mod 64; decode's destination 192 bytes ahead
+};
+constexpr std::size_t kPlacementCount = std::size(kPlacements);
+
+// An allocator that hands out one fixed address (a vector of the encoded size or element count,
+// placed where a placement says; never reallocated in the timed loops).
+template <class T>
+struct placed_allocator {
+  using value_type = T;
+  T* at = nullptr;
+  placed_allocator() = default;
+  explicit placed_allocator(void* p) : at(static_cast<T*>(p)) {}
+  template <class U>
+  placed_allocator(const placed_allocator<U>& o) : at(reinterpret_cast<T*>(o.at)) {}
+  T* allocate(std::size_t) { return at; }
+  void deallocate(T*, std::size_t) noexcept {}
+  friend bool operator==(const placed_allocator& a, const placed_allocator& b) {
+    return a.at == b.at;
+  }
+};
+
+// The two arenas of one pod size and type, shared by keel and memcpy and by every path, and the
+// vectors keel encodes into / decodes into at each placement. Allocated on first use, kept for
+// the run (the working set is the size plus 4 KiB, as one pair of buffers).
 template <class T>
 struct pod_buffers {
-  std::size_t n;
-  std::vector<T> values;  // the encode source and the decode destination
-  kb::buffer bytes;       // the encode destination and the decode source
+  using bytes_vec = std::vector<std::uint8_t, placed_allocator<std::uint8_t>>;
+  using values_vec = std::vector<T, placed_allocator<T>>;
+  static constexpr std::size_t kPage = 4096;
+  std::size_t n, size;
+  std::unique_ptr<std::uint8_t[]> arena_values, arena_bytes;
+  std::uint8_t* values_base = nullptr;  // 4 KiB aligned
+  std::uint8_t* bytes_base = nullptr;   // 4 KiB aligned
+  std::vector<bytes_vec> encoded;       // per placement: 8 + size bytes at payload - 8
+  std::vector<values_vec> decoded;      // per placement: n values at `values`
+  std::vector<std::span<const T>> sources;
+  std::vector<std::span<const std::uint8_t>> inputs;
+
+  explicit pod_buffers(std::size_t count) : n(count), size(count * sizeof(T)) {}
+  // A 4 KiB boundary in a new arena with a page before it and room for `size` + 4 KiB after.
+  static std::uint8_t* page_base(std::unique_ptr<std::uint8_t[]>& a, std::size_t size) {
+    a = std::make_unique<std::uint8_t[]>(3 * kPage + size + 64);
+    const auto p = reinterpret_cast<std::uintptr_t>(a.get());
+    return a.get() + ((kPage - (p & (kPage - 1))) & (kPage - 1)) + kPage;
+  }
+  std::uint8_t* values_at(const placement& p) const { return values_base + p.values; }
+  std::uint8_t* payload_at(const placement& p) const { return bytes_base + p.payload; }
+
   pod_buffers& get() {
-    if (values.empty()) {
-      values = pod_values<T>(n);
-      (void)kb::encode(values, bytes, kb::legacy());
+    if (values_base != nullptr) return *this;
+    values_base = page_base(arena_values, size);
+    bytes_base = page_base(arena_bytes, size);
+    for (const placement& p : kPlacements) {
+      encoded.emplace_back(8 + size, placed_allocator<std::uint8_t>(payload_at(p) - 8));
+      decoded.emplace_back(n, placed_allocator<T>(values_at(p)));
+      sources.emplace_back(reinterpret_cast<const T*>(values_at(p)), n);
+      inputs.emplace_back(payload_at(p) - 8, 8 + size);
     }
     return *this;
+  }
+  // The u64 length before every placement's payload, as decode_into reads it (the placements'
+  // payloads overlap one another's lengths: before a decode case these are written again).
+  void put_lengths() {
+    const std::uint64_t len = n;
+    for (const placement& p : kPlacements) std::memcpy(payload_at(p) - 8, &len, 8);
+  }
+  // Whether keel encodes / decodes correctly at every placement (after the timed loop: it
+  // rewrites what the placements share).
+  bool encodes_right() {
+    const auto want = *kb::encode_to_vector(pod_values<T>(n), kb::legacy());
+    for (std::size_t i = 0; i < kPlacementCount; ++i) {
+      const auto v = pod_values<T>(n);
+      std::memcpy(values_at(kPlacements[i]), v.data(), size);
+      if (!kb::encode(sources[i], encoded[i], kb::legacy()) ||
+          !std::ranges::equal(encoded[i], want))
+        return false;
+    }
+    return true;
+  }
+  bool decodes_right() {
+    const auto want = pod_values<T>(n);
+    const auto bytes = *kb::encode_to_vector(want, kb::legacy());
+    for (std::size_t i = 0; i < kPlacementCount; ++i) {
+      std::memcpy(payload_at(kPlacements[i]) - 8, bytes.data(), bytes.size());
+      if (!kb::decode_into(decoded[i], inputs[i], kb::legacy()) ||
+          !std::ranges::equal(decoded[i], want))
+        return false;
+    }
+    return true;
   }
 };
 
@@ -125,33 +217,35 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const is
   const keel::isa which = path.which;
   static std::map<std::size_t, std::shared_ptr<pod_buffers<T>>> shared;  // one per size, all paths
   auto& buf = shared[size];
-  if (!buf) buf = std::make_shared<pod_buffers<T>>(pod_buffers<T>{n, {}, {}});
-  // Encode: the vector into a reused buffer, as bincode::serialize / legacy() lays it out
-  // (u64 length, then the elements little endian) — one memcpy after the length.
+  if (!buf) buf = std::make_shared<pod_buffers<T>>(n);
+  // Every case: one operation per iteration, at the next placement in turn (i), the same way on
+  // both sides. Encode: the vector (a span at the placement) into a reused buffer of the encoded
+  // size, as bincode::serialize / legacy() lays it out (u64 length, then the elements little
+  // endian) — the length and one copy; memcpy copies the same payload.
   s.add(
       "pod/encode/" + label, "keel",
       [buf, which](benchmark::State& st) {
         kb::detail::set_copy_block_isa(which);
-        const auto& v = buf->get().values;
-        auto& out = buf->bytes;
+        auto& b = buf->get();
+        std::size_t i = 0;
         for (auto _ : st) {
-          auto r = kb::encode(v, out, kb::legacy());
+          auto r = kb::encode(b.sources[i], b.encoded[i], kb::legacy());
           benchmark::DoNotOptimize(r);
           benchmark::ClobberMemory();
+          i = (i + 1) % kPlacementCount;
         }
-        if (!std::ranges::equal(out, *kb::encode_to_vector(pod_values<T>(buf->n), kb::legacy())))
-          st.SkipWithError("wrong bytes");
+        if (!b.encodes_right()) st.SkipWithError("wrong bytes");
       },
       size, n);
   s.add(
       "pod/encode/" + label, "memcpy",
       [buf](benchmark::State& st) {
-        const auto& v = buf->get().values;
-        auto& out = buf->bytes;
-        const std::size_t count = buf->n;
+        auto& b = buf->get();
+        std::size_t i = 0;
         for (auto _ : st) {
-          std::memcpy(out.data() + 8, v.data(), count * 8);
+          std::memcpy(b.payload_at(kPlacements[i]), b.values_at(kPlacements[i]), b.size);
           benchmark::ClobberMemory();
+          i = (i + 1) % kPlacementCount;
         }
       },
       size, n);
@@ -159,25 +253,27 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const is
       "pod/decode/" + label, "keel",
       [buf, which](benchmark::State& st) {
         kb::detail::set_copy_block_isa(which);
-        auto& v = buf->get().values;
-        const auto& bytes = buf->bytes;
+        auto& b = buf->get();
+        b.put_lengths();
+        std::size_t i = 0;
         for (auto _ : st) {
-          auto r = kb::decode_into(v, bytes, kb::legacy());
+          auto r = kb::decode_into(b.decoded[i], b.inputs[i], kb::legacy());
           benchmark::DoNotOptimize(r);
           benchmark::ClobberMemory();
+          i = (i + 1) % kPlacementCount;
         }
-        if (v != pod_values<T>(buf->n)) st.SkipWithError("wrong values");
+        if (!b.decodes_right()) st.SkipWithError("wrong values");
       },
       size, n);
   s.add(
       "pod/decode/" + label, "memcpy",
       [buf](benchmark::State& st) {
-        auto& v = buf->get().values;
-        const auto& bytes = buf->bytes;
-        const std::size_t count = buf->n;
+        auto& b = buf->get();
+        std::size_t i = 0;
         for (auto _ : st) {
-          std::memcpy(v.data(), bytes.data() + 8, count * 8);
+          std::memcpy(b.values_at(kPlacements[i]), b.payload_at(kPlacements[i]), b.size);
           benchmark::ClobberMemory();
+          i = (i + 1) % kPlacementCount;
         }
       },
       size, n);
@@ -391,13 +487,17 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
   s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
   s.note(
       "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
-      "reused buffer; memcpy copies the same payload between the same two buffers; rust_bincode1 "
+      "reused buffer; memcpy copies the same payload between the same addresses; each keel and "
+      "memcpy row is the time per operation averaged over 8 source/destination placements "
+      "(aligned, "
+      "misaligned, destination just ahead of the source modulo 4 KiB), one per operation in turn; "
+      "rust_bincode1 "
       "serialize_into a cleared Vec / deserialize (allocates), rust_bincode2 encode_into_slice / "
       "decode_from_slice (allocates)");
   s.note(
       "pod paths: cases without a suffix use the block-copy kernels chosen for this CPU "
       "(KEEL_BINCODE_ISA, else the best it runs); /avx2 and /scalar force that path's kernels in "
-      "this process, each case with its own memcpy row (the same buffers for every path)");
+      "this process, each case with its own memcpy row (the same placements for every path)");
   // glibc picks its memcpy once per process from the CPU (its AVX-512 copy where the CPU has
   // AVX-512): the /avx2 rows compare path with path only when glibc is held to AVX2 as well.
   const char* tunables = std::getenv("GLIBC_TUNABLES");
