@@ -3,6 +3,7 @@
 // (bincode 1.3.3 and 2.0.1, timed by tests/bincode/oracle/src/bench.rs, built --release, run as an
 // external measurement). The data shapes match tests/bincode/oracle/src/bench.rs exactly.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +111,7 @@ constexpr std::size_t kPlacementCount = std::size(kPlacements);
 template <class T>
 struct placed_allocator {
   using value_type = T;
+  using propagate_on_container_move_assignment = std::true_type;  // the vector keeps its place
   T* at = nullptr;
   placed_allocator() = default;
   explicit placed_allocator(void* p) : at(static_cast<T*>(p)) {}
@@ -123,21 +125,36 @@ struct placed_allocator {
 };
 
 // The two arenas of one pod size and type, shared by keel and memcpy and by every path, and the
-// vectors keel encodes into / decodes into at each placement. Allocated on first use, kept for
-// the run (the working set is the size plus 4 KiB, as one pair of buffers).
+// vectors and spans of each placement: keel encodes a span into a vector, decodes a span into a
+// vector; the memcpy rows take their addresses and sizes from the same ones, so that both sides
+// load the same words before each copy. Where those words lie modulo 4 KiB matters as much as
+// the placements (a load from the address of a pending store modulo 4 KiB waits for it: with the
+// words on the heap, whichever of u64 or f64 had its words under the previous copies' stores
+// measured 0.6-0.7 of the other at 256 bytes, keel's row or memcpy's, changing with the run's
+// heap layout). So they sit at fixed offsets in a 4 KiB-aligned object where no placement's copy
+// of up to 256 bytes stores (larger copies store all over 4 KiB): the encode rows' words at
+// 2360 .. 2744, the decode rows' at 3400 .. 3784 (the free ranges differ: encode stores at
+// payload - 8 .. payload + size, decode at values .. values + size). Allocated on first use,
+// kept for the run (the working set is the size plus 4 KiB, as one pair of buffers).
+constexpr std::size_t kEncodeRefs = 2360, kDecodeRefs = 3400;
+
 template <class T>
-struct pod_buffers {
+struct alignas(4096) pod_buffers {
   using bytes_vec = std::vector<std::uint8_t, placed_allocator<std::uint8_t>>;
   using values_vec = std::vector<T, placed_allocator<T>>;
   static constexpr std::size_t kPage = 4096;
+  static constexpr std::size_t kEncodeRefsSize =
+      kPlacementCount * (sizeof(bytes_vec) + sizeof(std::span<const T>));
+  std::array<std::uint8_t, kEncodeRefs> unused{};  // puts the next two at kEncodeRefs
+  std::array<bytes_vec, kPlacementCount> encoded;  // 8 + size bytes at payload - 8
+  std::array<std::span<const T>, kPlacementCount> sources;
+  std::array<std::uint8_t, kDecodeRefs - kEncodeRefs - kEncodeRefsSize> unused2{};
+  std::array<values_vec, kPlacementCount> decoded;  // n values at `values`
+  std::array<std::span<const std::uint8_t>, kPlacementCount> inputs;
   std::size_t n, size;
   std::unique_ptr<std::uint8_t[]> arena_values, arena_bytes;
   std::uint8_t* values_base = nullptr;  // 4 KiB aligned
   std::uint8_t* bytes_base = nullptr;   // 4 KiB aligned
-  std::vector<bytes_vec> encoded;       // per placement: 8 + size bytes at payload - 8
-  std::vector<values_vec> decoded;      // per placement: n values at `values`
-  std::vector<std::span<const T>> sources;
-  std::vector<std::span<const std::uint8_t>> inputs;
 
   explicit pod_buffers(std::size_t count) : n(count), size(count * sizeof(T)) {}
   // A 4 KiB boundary in a new arena with a page before it and room for `size` + 4 KiB after.
@@ -153,11 +170,12 @@ struct pod_buffers {
     if (values_base != nullptr) return *this;
     values_base = page_base(arena_values, size);
     bytes_base = page_base(arena_bytes, size);
-    for (const placement& p : kPlacements) {
-      encoded.emplace_back(8 + size, placed_allocator<std::uint8_t>(payload_at(p) - 8));
-      decoded.emplace_back(n, placed_allocator<T>(values_at(p)));
-      sources.emplace_back(reinterpret_cast<const T*>(values_at(p)), n);
-      inputs.emplace_back(payload_at(p) - 8, 8 + size);
+    for (std::size_t i = 0; i < kPlacementCount; ++i) {
+      const placement& p = kPlacements[i];
+      encoded[i] = bytes_vec(8 + size, placed_allocator<std::uint8_t>(payload_at(p) - 8));
+      decoded[i] = values_vec(n, placed_allocator<T>(values_at(p)));
+      sources[i] = std::span<const T>(reinterpret_cast<const T*>(values_at(p)), n);
+      inputs[i] = std::span<const std::uint8_t>(payload_at(p) - 8, 8 + size);
     }
     return *this;
   }
@@ -217,7 +235,7 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const is
   const keel::isa which = path.which;
   static std::map<std::size_t, std::shared_ptr<pod_buffers<T>>> shared;  // one per size, all paths
   auto& buf = shared[size];
-  if (!buf) buf = std::make_shared<pod_buffers<T>>(n);
+  if (!buf) buf = std::shared_ptr<pod_buffers<T>>(new pod_buffers<T>(n));  // page-aligned
   // Every case: one operation per iteration, at the next placement in turn (i), the same way on
   // both sides. Encode: the vector (a span at the placement) into a reused buffer of the encoded
   // size, as bincode::serialize / legacy() lays it out (u64 length, then the elements little
@@ -243,7 +261,7 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const is
         auto& b = buf->get();
         std::size_t i = 0;
         for (auto _ : st) {
-          std::memcpy(b.payload_at(kPlacements[i]), b.values_at(kPlacements[i]), b.size);
+          std::memcpy(b.encoded[i].data() + 8, b.sources[i].data(), b.sources[i].size_bytes());
           benchmark::ClobberMemory();
           i = (i + 1) % kPlacementCount;
         }
@@ -271,7 +289,7 @@ void add_pod(keel::bench::suite& s, const char* type, std::size_t size, const is
         auto& b = buf->get();
         std::size_t i = 0;
         for (auto _ : st) {
-          std::memcpy(b.values_at(kPlacements[i]), b.payload_at(kPlacements[i]), b.size);
+          std::memcpy(b.decoded[i].data(), b.inputs[i].data() + 8, b.inputs[i].size() - 8);
           benchmark::ClobberMemory();
           i = (i + 1) % kPlacementCount;
         }
@@ -487,13 +505,11 @@ KEEL_BENCH_SUITE(bincode, "Rust-bincode-compatible codec vs memcpy and the Rust 
   s.add_external("struct cases, keel and rust interleaved by round", struct_cases);
   s.note(
       "pod: Vec<u64>/Vec<f64> in the legacy (fixint LE) layout; keel encodes into / decodes into a "
-      "reused buffer; memcpy copies the same payload between the same addresses; each keel and "
-      "memcpy row is the time per operation averaged over 8 source/destination placements "
-      "(aligned, "
-      "misaligned, destination just ahead of the source modulo 4 KiB), one per operation in turn; "
-      "rust_bincode1 "
-      "serialize_into a cleared Vec / deserialize (allocates), rust_bincode2 encode_into_slice / "
-      "decode_from_slice (allocates)");
+      "reused buffer; memcpy copies the same payload between the same addresses, read from the "
+      "same vectors and spans; each keel and memcpy row is the time per operation averaged over 8 "
+      "source/destination placements (aligned, misaligned, destination just ahead of the source "
+      "modulo 4 KiB), one per operation in turn; rust_bincode1 serialize_into a cleared Vec / "
+      "deserialize (allocates), rust_bincode2 encode_into_slice / decode_from_slice (allocates)");
   s.note(
       "pod paths: cases without a suffix use the block-copy kernels chosen for this CPU "
       "(KEEL_BINCODE_ISA, else the best it runs); /avx2 and /scalar force that path's kernels in "
