@@ -120,16 +120,21 @@ struct isa_avx2 : keel::detail::simd_avx2 {
   // that on blocks of 1-4 or 9-12 positions (most of them in documents of short strings). Past
   // 24, two more steps rather than a loop: dense documents of short keys and values have 20-31
   // positions a block, and a loop over the last few mispredicted its exit on most of them.
+  // Eight (NDJSON batches, stage1<I, Lines>): eight positions per step up to 32, the first eight
+  // written whatever the count, with no test for an empty block. amazon_cellphones.ndjson's
+  // blocks have 0, 3 or 5 positions most often (18, 38 and 15 %), where the tests of an empty
+  // block and of more than four mispredicted: its NDJSON read 3.6 % faster.
+  template <bool Eight = false>
   static void flatten(std::uint32_t*& out, std::uint32_t base, std::uint64_t m) noexcept {
-    if (m == 0) return;
+    if (!Eight && m == 0) return;
     const auto cnt = static_cast<int>(_mm_popcnt_u64(m));
     std::uint32_t* o = out;
     put4<0>(o, base, m);
-    if (cnt > 4) {
+    if (Eight || cnt > 4) {
       put4<4>(o, base, m);
       if (cnt > 8) {
         put4<8>(o, base, m);
-        if (cnt > 12) {
+        if (Eight || cnt > 12) {
           put4<12>(o, base, m);
           if (cnt > 16) {
             put4<16>(o, base, m);

@@ -346,7 +346,11 @@ struct stage1 {
   }
 
   KEEL_INLINE static void emit(std::uint32_t*& out, std::size_t base, std::uint64_t m) noexcept {
-    if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
+    if constexpr (Lines != 0 &&
+                  requires(std::uint32_t * &o) { I::template flatten<true>(o, 0u, 0ull); }) {
+      // The ISA's writer for NDJSON batches (isa_avx2.h).
+      I::template flatten<true>(out, static_cast<std::uint32_t>(base), m);
+    } else if constexpr (requires(std::uint32_t * &o) { I::flatten(o, 0u, 0ull); }) {
       I::flatten(out, static_cast<std::uint32_t>(base), m);  // the ISA's own (AVX-512 compress)
     } else {
       flatten(out, static_cast<std::uint32_t>(base), m);
