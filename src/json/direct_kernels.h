@@ -105,30 +105,31 @@ inline bool escapes_valid(const std::uint8_t* text, std::size_t len) noexcept {
   }
 }
 
-#if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#if KEEL_JSON_ESCAPE_BLOCK
 // (simple_escapes and unescape_simple tell and translate the one-character escapes by the nibble
 // tables of stage 2's block decoder, escape_block::kTables.)
 enum class simple_verdict : std::uint8_t { valid, invalid, scalar };
-// The escapes of the 64-byte block b whose backslashes (those that count: none before the
+// The escapes of the 64-byte block at p whose backslashes (those that count: none before the
 // block's first escape, which no byte before it escapes) are m, its bytes from `live` on outside
 // the text: valid when every backslash starts an escape of one character stage 2 accepts
 // (" \\ / b f n r t; in a run of them the first, third, ... escape the byte after them), invalid
 // when one escapes another byte or the end of the text, scalar when the block holds a \u escape
-// or its last byte starts an escape (escape_run decides those).
-inline simple_verdict simple_escapes(__m512i b, std::uint64_t m, std::uint64_t live) noexcept {
+// or its last byte starts an escape (escape_run decides those). Written over the block
+// decoder's vector type V (one 64-byte register, or two of 32).
+template <class V>
+KEEL_INLINE simple_verdict simple_escapes(const std::uint8_t* p, std::uint64_t m,
+                                          std::uint64_t live) noexcept {
   const std::uint64_t escapers = escape_block::escape_starts(m);
   if (escapers >> 63) return simple_verdict::scalar;
   const std::uint64_t escaped = escapers << 1;
   if (escaped & ~live) return simple_verdict::invalid;
-  if (_mm512_mask_cmpeq_epi8_mask(escaped, b, _mm512_set1_epi8('u')) != 0)
-    return simple_verdict::scalar;
-  const __m512i nibble = _mm512_set1_epi8(15);
-  const __m512i group = _mm512_and_si512(
-      _mm512_shuffle_epi8(_mm512_load_si512(escape_block::kTables), _mm512_and_si512(b, nibble)),
-      _mm512_shuffle_epi8(_mm512_load_si512(escape_block::kTables + 64),
-                          _mm512_and_si512(_mm512_srli_epi16(b, 4), nibble)));
-  return _mm512_mask_testn_epi8_mask(escaped, group, group) != 0 ? simple_verdict::invalid
-                                                                 : simple_verdict::valid;
+  const typename V::vec b = V::load(p);
+  if (V::eq(b, V::set1('u')) & escaped) return simple_verdict::scalar;
+  const typename V::vec nibble = V::set1(15);
+  const typename V::vec group = V::and_(
+      V::lookup(V::table(escape_block::kTables), V::and_(b, nibble)),
+      V::lookup(V::table(escape_block::kTables + 64), V::and_(V::template shr16<4>(b), nibble)));
+  return (escaped & ~V::test(group, group)) != 0 ? simple_verdict::invalid : simple_verdict::valid;
 }
 #endif
 
@@ -165,11 +166,11 @@ KEEL_INLINE bool escapes_valid_blocks(const std::uint8_t* buf, const std::uint64
           to - start < 64 ? (std::uint64_t{1} << (to - start)) - 1 : ~std::uint64_t{0};
       m &= live;
       off = start + 64;
-#if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#if KEEL_JSON_ESCAPE_BLOCK
       // One-character escapes all checked at once; a \u escape, or one that crosses into the
       // next block, by escape_run.
       if (m != 0) {
-        const simple_verdict verdict = simple_escapes(_mm512_loadu_si512(buf + start), m, live);
+        const simple_verdict verdict = simple_escapes<escape_block_vec>(buf + start, m, live);
         if (verdict == simple_verdict::valid) continue;
         if (verdict == simple_verdict::invalid) return false;
       }
@@ -469,24 +470,23 @@ KEEL_NOINLINE bool key_by_stage2(parse_state& st, const direct_view& v,
 // over unread are left to the caller.
 template <class I>
 KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
-                                          const std::uint32_t* ip, const key_filter& f) noexcept {
-  const std::uint64_t* const by_len = f.by_len;
-  const std::uint64_t* const by_first = f.by_first;
-  const auto may_be_field = [by_len, by_first](const std::uint8_t* key, std::size_t len) {
-    std::uint64_t candidates = by_len[len < 63 ? len : 63];
-    if (len != 0) candidates &= by_first[key[0]];
-    return candidates != 0;
+                                          const std::uint32_t* ip, const key_filter& f,
+                                          std::size_t& clean_to) noexcept {
+  const std::uint64_t* const lengths = f.lengths_by_first;
+  // A key (unescaped) whose first byte and length a field's name has; an empty one under '"'.
+  const auto may_be_field = [lengths](const std::uint8_t* key, std::size_t len) {
+    return ((lengths[len != 0 ? key[0] : '"'] >> (len & 63)) & 1) != 0;
   };
-  // A key as written: its first byte is its closing quote when it is empty, which by_first
+  // A key as written: its first byte is its closing quote when it is empty, which the filter
   // files the empty name under (no test of the length).
-  const auto may_be_field_raw = [by_len, by_first](const std::uint8_t* key, std::size_t len) {
-    return (by_len[std::min<std::size_t>(len, 63)] & by_first[key[0]]) != 0;
+  const auto may_be_field_raw = [lengths](const std::uint8_t* key, std::size_t len) {
+    return ((lengths[key[0]] >> (len & 63)) & 1) != 0;
   };
   // Whether a key has a backslash, from stage 1's map of the blocks that hold one (when it made
   // one): the text from the last key looked up to clean_to (the first marked block after it)
-  // has none, so the keys that end before it need no look at their bytes.
+  // has none, so the keys that end before it need no look at their bytes. (clean_to is
+  // direct_view's, kept by the caller from one call to the next.)
   const std::uint64_t* const map = v.backslash_blocks;
-  std::size_t clean_to = 0;
   const auto plain_key = [&](const std::uint32_t* at) {
     if (at[1] <= clean_to) return true;
     if (map != nullptr) {
@@ -542,7 +542,9 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
 template <class I>
 const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const std::uint32_t* ip,
                                   const key_filter& f) noexcept {
-  const std::uint32_t* const end = skip_run<I>(st, v, ip, f);
+  std::size_t clean_to = v.clean_to;  // in a register through the walk
+  const std::uint32_t* const end = skip_run<I>(st, v, ip, f, clean_to);
+  v.clean_to = clean_to;
   if (end == nullptr || end == ip) return end;
   // Before safe, kPad bytes after the end position are text: whole blocks may be read.
   const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf, v.backslash_blocks, *ip, *end)

@@ -87,6 +87,14 @@ struct blank {
 };
 KEEL_FIELDS(blank, x, e)
 
+// A field whose name is longer than 63 bytes (the skip's filter files it by its length modulo
+// 64: keys of 70 - 64 = 6 bytes, and of 70 + 64, are candidates that turn out not to be it).
+struct long_name {
+  int k = 0;
+  int x = 0;
+};
+KEEL_FIELDS(long_name, k, x)
+
 // One field of each type the direct read converts itself (strings without a backslash,
 // true/false, non-negative integers of up to 19 digits), every other token left to stage 2.
 struct leaves {
@@ -110,6 +118,11 @@ struct keel::json::enum_names<paths::mood> {
 template <>
 struct keel::json::field_rename<paths::odd> {
   static constexpr std::pair<std::string_view, std::string_view> values[] = {{"back", "b\\k"}};
+};
+template <>
+struct keel::json::field_rename<paths::long_name> {
+  static constexpr std::pair<std::string_view, std::string_view> values[] = {
+      {"k", "k123456789012345678901234567890123456789012345678901234567890123456789"}};
 };
 template <>
 struct keel::json::field_rename<paths::blank> {
@@ -208,6 +221,18 @@ TEST(MappingPaths, ValidModelsReadDirectly) {
   EXPECT_TRUE(same_on_both_paths<paths::blank>(R"({"x":1,"":2})" + pad));
   EXPECT_FALSE(same_on_both_paths<paths::blank>(R"({"x":1,"y":2})" + pad));
   EXPECT_TRUE(same_on_both_paths<paths::inner>(R"({"":1,"a":1,"v":[],"":{}})" + pad));
+  // A name of 70 bytes among keys of 6, 70 and 134 bytes with its first byte.
+  const std::string name70 =
+      "k123456789012345678901234567890123456789012345678901234567890123456789";
+  const std::string long_text =
+      R"({"k12345":1,")" + name70 + "1234567890123456789012345678901234567890" +
+      R"(123456789012345678901234":[2],")" + name70 + R"(":3,"k23456":{},"x":4})" + pad;
+  paths::long_name ln;
+  ASSERT_TRUE(detail::read_direct(p, long_text, ln, {}));
+  EXPECT_EQ(ln.k, 3);
+  EXPECT_EQ(ln.x, 4);
+  EXPECT_TRUE(same_on_both_paths<paths::long_name>(long_text));
+  EXPECT_FALSE(same_on_both_paths<paths::long_name>(R"({"k12345":1,"x":4})" + pad));
   EXPECT_TRUE(same_on_both_paths<std::vector<paths::inner>>(R"([{"a":1,"v":[]}])"));
   EXPECT_TRUE(same_on_both_paths<no_ints>("[]"));
   EXPECT_TRUE(same_on_both_paths<std::optional<int>>(" null "));

@@ -325,12 +325,19 @@ class mapper {
       for (std::size_t k = 0; k < names.size(); ++k) m[len_slot(names[k].size())] |= 1ull << k;
       return m;
     }();
-    // An empty name under '"': the byte after an empty key's opening quote in the text is its
-    // closing one (the direct read's skip tests a key as written with no test of its length).
     static constexpr auto by_first = [] {
       std::array<std::uint64_t, 256> m{};
       for (std::size_t k = 0; k < names.size(); ++k)
-        m[names[k].empty() ? '"' : static_cast<unsigned char>(names[k][0])] |= 1ull << k;
+        if (!names[k].empty()) m[static_cast<unsigned char>(names[k][0])] |= 1ull << k;
+      return m;
+    }();
+    // The direct read's skip filter (key_filter): by a name's first byte, bit (length % 64) for
+    // each name. An empty name under '"': the byte after an empty key's opening quote in the
+    // text is its closing one (the skip tests a key as written with no test of its length).
+    static constexpr auto lengths_by_first = [] {
+      std::array<std::uint64_t, 256> m{};
+      for (const auto n : names)
+        m[n.empty() ? '"' : static_cast<unsigned char>(n[0])] |= 1ull << (n.size() & 63);
       return m;
     }();
     // The field whose name is key, or names.size().
@@ -440,12 +447,16 @@ struct direct_view {
   // Bit b of the 64-byte blocks of buf that hold a backslash (parse_state::backslash_blocks), or
   // nullptr when stage 1 did not mark them (an ISA's own stage 1).
   const std::uint64_t* backslash_blocks = nullptr;
+  // skip_members' note between calls: the text from the last key it looked up in
+  // backslash_blocks to here (the first marked block after it) has no backslash. The direct read
+  // only moves forward, so every key after that one that ends before here has none.
+  mutable std::size_t clean_to = 0;
 };
-// The keys a struct's fields have: bit k of by_len[min(length, 63)] and of by_first[first byte]
-// for field k, by_first['"'] for an empty name (mapper::key_table).
+// The keys a struct's fields may have: bit (length % 64) of lengths_by_first[first byte] for
+// each field's name, of lengths_by_first['"'] for an empty name (mapper::key_table). A key none
+// of whose bits is set is no field's; one whose bit is set may be.
 struct key_filter {
-  const std::uint64_t* by_len;
-  const std::uint64_t* by_first;
+  const std::uint64_t* lengths_by_first;
 };
 
 // A text's structural positions (stage 1 of the parser) and the DOM of one value at a position
@@ -784,7 +795,7 @@ class direct_mapper {
     using table = mapper::key_table<T>;
     constexpr auto& names = table::names;
     static constexpr auto readers = make_readers<T>(std::make_index_sequence<names.size()>());
-    static constexpr key_filter filter{table::by_len.data(), table::by_first.data()};
+    static constexpr key_filter filter{table::lengths_by_first.data()};
     if (!open('{')) return false;
     std::array<bool, names.size()> seen{};
     // Keys mostly come in the fields' order: the field after the last one read is tried first.
