@@ -467,24 +467,12 @@ KEEL_NOINLINE bool key_by_stage2(parse_state& st, const direct_view& v,
   return stage2_from<I>(st, v, st.idx).string(ip);
 }
 
-// The start of the first block at or after text offset `from` that map (stage 1's blocks with a
-// backslash, over a text of len bytes) marks, or ~0 when none is.
-inline std::size_t clean_until(const std::uint64_t* map, std::size_t len,
-                               std::size_t from) noexcept {
-  const std::size_t last = len >> 12;
-  std::size_t w = from >> 12;
-  std::uint64_t bits = map[w] & (~std::uint64_t{0} << ((from >> 6) & 63));
-  while (bits == 0 && w < last) bits = map[++w];
-  return bits == 0 ? ~std::size_t{0}
-                   : ((w << 6) + static_cast<std::size_t>(std::countr_zero(bits))) << 6;
-}
-
 // skip_members' walk: the members, their grammar and scalars; the escapes of the strings it steps
 // over unread are left to the caller.
 template <class I>
 KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
                                           const std::uint32_t* ip, const key_filter& f,
-                                          std::size_t& clean_from, std::size_t& clean_to) noexcept {
+                                          std::size_t& clean_to) noexcept {
   const std::uint64_t* const lengths = f.lengths_by_first;
   // A key (unescaped) whose first byte and length a field's name has; an empty one under '"'.
   const auto may_be_field = [lengths](const std::uint8_t* key, std::size_t len) {
@@ -496,14 +484,19 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
     return ((lengths[key[0]] >> (len & 63)) & 1) != 0;
   };
   // Whether a key has a backslash, from stage 1's map of the blocks that hold one (when it made
-  // one): the text from the last place looked up (clean_from) to clean_to (the first marked
-  // block after it) has none, so the keys that end before it need no look at their bytes.
-  // (direct_view's, kept by the caller from one call to the next.)
+  // one): the text from the last key looked up to clean_to (the first marked block after it)
+  // has none, so the keys that end before it need no look at their bytes. (clean_to is
+  // direct_view's, kept by the caller from one call to the next.)
+  const std::uint64_t* const map = v.backslash_blocks;
   const auto plain_key = [&](const std::uint32_t* at) {
     if (at[1] <= clean_to) return true;
-    if (v.backslash_blocks != nullptr) {
-      clean_from = at[0] + 1;
-      clean_to = clean_until(v.backslash_blocks, st.len, clean_from);
+    if (map != nullptr) {
+      const std::size_t from = at[0] + 1, last = st.len >> 12;
+      std::size_t w = from >> 12;
+      std::uint64_t bits = map[w] & (~std::uint64_t{0} << ((from >> 6) & 63));
+      while (bits == 0 && w < last) bits = map[++w];
+      clean_to = bits == 0 ? ~std::size_t{0}
+                           : ((w << 6) + static_cast<std::size_t>(std::countr_zero(bits))) << 6;
       if (at[1] <= clean_to) return true;
     }
     return plain_string<I>(v.buf, v.safe, at);
@@ -550,27 +543,10 @@ KEEL_INLINE const std::uint32_t* skip_run(parse_state& st, const direct_view& v,
 template <class I>
 const std::uint32_t* skip_members(parse_state& st, const direct_view& v, const std::uint32_t* ip,
                                   const key_filter& f) noexcept {
-  std::size_t clean_from = v.clean_from, clean_to = v.clean_to;  // in registers through the walk
-  const std::uint32_t* const end = skip_run<I>(st, v, ip, f, clean_from, clean_to);
-  if (end == nullptr || end == ip) {
-    v.clean_from = clean_from;
-    v.clean_to = clean_to;
-    return end;
-  }
-  // A run within the text the map showed clean of backslashes has no escape to check; else the
-  // map is looked up from the run's start (and what it shows clean noted for the keys and runs
-  // after it).
-  bool clean = clean_from <= *ip && *end <= clean_to;
-  if (!clean && v.backslash_blocks != nullptr) {
-    if (const std::size_t marked = clean_until(v.backslash_blocks, st.len, *ip); marked >= *end) {
-      clean_from = *ip;
-      clean_to = marked;
-      clean = true;
-    }
-  }
-  v.clean_from = clean_from;
+  std::size_t clean_to = v.clean_to;  // in a register through the walk
+  const std::uint32_t* const end = skip_run<I>(st, v, ip, f, clean_to);
   v.clean_to = clean_to;
-  if (clean) return end;
+  if (end == nullptr || end == ip) return end;
   // Before safe, kPad bytes after the end position are text: whole blocks may be read.
   const bool ok = end < v.safe ? escapes_valid_blocks<I>(v.buf, v.backslash_blocks, *ip, *end)
                                : escapes_valid(v.buf + *ip, *end - *ip);

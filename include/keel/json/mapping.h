@@ -447,10 +447,10 @@ struct direct_view {
   // Bit b of the 64-byte blocks of buf that hold a backslash (parse_state::backslash_blocks), or
   // nullptr when stage 1 did not mark them (an ISA's own stage 1).
   const std::uint64_t* backslash_blocks = nullptr;
-  // skip_members' note between calls: the text [clean_from, clean_to) has no backslash (from the
-  // last key it looked up in backslash_blocks to the first marked block after it). The direct
-  // read only moves forward, so every key after that one that ends before clean_to has none.
-  mutable std::size_t clean_from = 0, clean_to = 0;
+  // skip_members' note between calls: the text from the last key it looked up in
+  // backslash_blocks to here (the first marked block after it) has no backslash. The direct read
+  // only moves forward, so every key after that one that ends before here has none.
+  mutable std::size_t clean_to = 0;
 };
 // The keys a struct's fields may have: bit (length % 64) of lengths_by_first[first byte] for
 // each field's name, of lengths_by_first['"'] for an empty name (mapper::key_table). A key none
