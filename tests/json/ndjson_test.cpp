@@ -621,6 +621,14 @@ std::string mixed_lines() {
       "{\"b\"",
       ":1}",
       "[[{}]]",
+      // Numbers whose first digit decides: a leading zero alone, before a fraction or exponent,
+      // or before more digits (invalid), at every length the record kernel tests in one step.
+      "[0,-0,01]",
+      "-01",
+      "00",
+      "0.5",
+      "[7,10,0,0123456789012345]",
+      "[-0.0,0e1,1e0,9,99999,123456789012345678]",
   };
   std::string text;
   std::uint32_t x = 12345;
@@ -665,6 +673,56 @@ TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
     }
     const std::string want = line_by_line(text, o);
     EXPECT_EQ(r.error().to_string(), want.substr(want.rfind('\n') + 1));
+  }
+}
+
+// Stage 1 of an NDJSON batch writes a block's positions eight at a time (AVX2), from none in a
+// block inside a long string to one at every byte of a dense array: lines of every density and
+// length, at every offset from a block's start, give what each line parsed alone gives.
+TEST(Ndjson, BlocksOfEveryDensity) {
+  std::string text;
+  std::uint32_t x = 777;
+  for (int i = 0; i < 4000; ++i) {
+    x = x * 1103515245u + 12345u;
+    const std::size_t n = (x >> 8) % 64;
+    std::string line;
+    switch ((x >> 16) % 4) {
+      case 0:  // [1,1,...,1]: a position at every byte
+        line = "[";
+        for (std::size_t j = 0; j < n; ++j) line += "1,";
+        line += "1]";
+        break;
+      case 1:  // a string of up to 190 bytes: no position inside
+        line = "\"" + std::string(n * 3, 'a') + "\"";
+        break;
+      case 2:  // dense, then blanks
+        line = "[" + std::string(n / 2, '[') + std::string(n / 2, ']') + "]" +
+               std::string(63 - n, ' ');
+        break;
+      default:  // a string, then dense, with a bad number now and then
+        line = "[\"" + std::string(n, 'b') + "\",{},[]," + ((x >> 24) % 9 == 0 ? "01" : "10") + "]";
+        break;
+    }
+    text += line;
+    text += '\n';
+  }
+  keel::pool::thread_pool pool(2);
+  for (const isa which : keel::all_isas) {
+    if (!isa_supported(which)) continue;
+    SCOPED_TRACE(isa_name(which));
+    ndjson_options o;
+    o.skip_bad_records = true;
+    o.parse.isa = which;
+    for (std::size_t shift = 0; shift < 64; shift += 7) {
+      const std::string t = std::string(shift, ' ') + "\n" + text;
+      const std::string want = line_by_line(t, o);
+      ndjson_reader r(o);
+      r.open_buffer(t);
+      const std::string got = transcript(r);
+      EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want) << "shift " << shift;
+      EXPECT_EQ(read_parallel(pool, t, o, 10000), want.substr(0, want.rfind('\n')))
+          << "shift " << shift;
+    }
   }
 }
 
