@@ -115,8 +115,10 @@ enum class simple_verdict : std::uint8_t { valid, invalid, scalar };
 // (" \\ / b f n r t; in a run of them the first, third, ... escape the byte after them), invalid
 // when one escapes another byte or the end of the text, scalar when the block holds a \u escape
 // or its last byte starts an escape (escape_run decides those). Written over the block
-// decoder's vector type V (one 64-byte register, or two of 32). Inline as the compiler chooses:
-// forced (KEEL_INLINE), the AVX-512 read of twitter.json in the keel binary was 9 % slower.
+// decoder's vector type V (one 64-byte register, or two of 32), each V instantiated only in its
+// own instruction set's translation unit (the linker keeps one copy of an inline template's
+// instantiation). Inline as the compiler chooses: forced (KEEL_INLINE), the AVX-512 read of
+// twitter.json in the keel binary was slower.
 template <class V>
 inline simple_verdict simple_escapes(const std::uint8_t* p, std::uint64_t m,
                                      std::uint64_t live) noexcept {

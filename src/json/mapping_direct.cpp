@@ -47,6 +47,7 @@ bool text_cursor::start(std::string_view text) noexcept {
     if (st->idx == nullptr) return false;
     k.positions(*st);
     view_.backslash_blocks = st->backslash_blocks;  // nullptr: this stage 1 marks none
+    view_.clean_to = 0;                             // nothing known of this text yet
     st->backslash_blocks = nullptr;
     if (st->s1_error != error_code::ok || st->n_idx == 0) return false;
     // Room for the largest value (the whole text). The positions stay in their own buffer (no
