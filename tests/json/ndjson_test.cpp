@@ -589,6 +589,20 @@ std::string line_by_line(std::string_view text, const ndjson_options& o) {
   return out + "end\nskipped " + std::to_string(skipped) + "\n" + first.to_string();
 }
 
+// Expects the reader, and parallel_ndjson in pieces of `piece` bytes, to give what each line
+// parsed alone gives (line_by_line); returns the records, "end" and the skipped count.
+std::string expect_as_lines_alone(keel::pool::thread_pool& pool, std::string_view text,
+                                  const ndjson_options& o, std::size_t piece) {
+  const std::string want = line_by_line(text, o);
+  ndjson_reader r(o);
+  r.open_buffer(text);
+  const std::string got = transcript(r);
+  EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want);
+  std::string records = want.substr(0, want.rfind('\n'));
+  EXPECT_EQ(read_parallel(pool, text, o, piece), records);
+  return records;
+}
+
 // Lines of every kind, good and bad, many times over (beyond one stage-1 batch of lines):
 // stage-1 errors (a string left open, a control character in a string, invalid UTF-8), stage-2
 // errors, blank lines, CRLF, a BOM, lines only of brackets, a backslash outside a string.
@@ -654,14 +668,8 @@ TEST(Ndjson, BatchedRecordsMatchLinesParsedAlone) {
     for (const bool bom : {false, true}) {
       o.parse.allow_bom = bom;
       o.max_record_size = bom ? 120 : std::size_t{64} << 20;  // some of the padded lines too long
-      const std::string want = line_by_line(text, o);
-      ndjson_reader r(o);
-      r.open_buffer(text);
-      const std::string got = transcript(r);
-      EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want);
-      const std::string records = want.substr(0, want.rfind('\n'));
+      const std::string records = expect_as_lines_alone(pool, text, o, 100000);
       EXPECT_EQ(read_chunked(text, 70000, o), records);
-      EXPECT_EQ(read_parallel(pool, text, o, 100000), records);
     }
     // Without skipping: the first bad record stops the reading, as a line parsed alone says.
     o.skip_bad_records = false;
@@ -714,14 +722,8 @@ TEST(Ndjson, BlocksOfEveryDensity) {
     o.skip_bad_records = true;
     o.parse.isa = which;
     for (std::size_t shift = 0; shift < 64; shift += 7) {
-      const std::string t = std::string(shift, ' ') + "\n" + text;
-      const std::string want = line_by_line(t, o);
-      ndjson_reader r(o);
-      r.open_buffer(t);
-      const std::string got = transcript(r);
-      EXPECT_EQ(got + "\n" + r.first_skipped().to_string(), want) << "shift " << shift;
-      EXPECT_EQ(read_parallel(pool, t, o, 10000), want.substr(0, want.rfind('\n')))
-          << "shift " << shift;
+      SCOPED_TRACE("shift " + std::to_string(shift));
+      expect_as_lines_alone(pool, std::string(shift, ' ') + "\n" + text, o, 10000);
     }
   }
 }
