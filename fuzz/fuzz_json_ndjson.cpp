@@ -117,5 +117,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       [&](std::string&& s, const record_info&) { parallel += s; }, &skipped, 1 + data[0] % 32);
   parallel += e.to_string() + " skipped " + std::to_string(skipped);
   check(parallel == from_buffer);
+  // A map of the value alone: the calling thread numbers the records as it consumes them.
+  std::string unnumbered;
+  skipped = 0;
+  const ndjson_error e2 = parallel_ndjson(
+      pool, text, o,
+      [](const value& v) {
+        auto w = write(v, {.nonfinite = nonfinite_policy::literal});
+        check(w.ok());
+        return *w + "\n";
+      },
+      [&](std::string&& s, const record_info& info) {
+        unnumbered += std::to_string(info.record) + ":" + std::to_string(info.line) + ":" + s;
+      },
+      &skipped, 1 + data[0] % 32);
+  unnumbered += e2.to_string() + " skipped " + std::to_string(skipped);
+  check(unnumbered == from_buffer);
   return 0;
 }

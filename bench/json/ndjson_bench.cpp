@@ -187,8 +187,7 @@ KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjso
         for (auto _ : st) {
           std::size_t values = 0;
           const json::ndjson_error e = json::parallel_ndjson(
-              *pool2, *text, {},
-              [](const json::value& v, const json::record_info&) { return visit(v); },
+              *pool2, *text, {}, [](const json::value& v) { return visit(v); },
               [&](std::size_t n, const json::record_info&) { values += n; });
           if (e || values == 0) st.SkipWithError("ndjson failed");
           benchmark::DoNotOptimize(values);
@@ -211,11 +210,12 @@ KEEL_BENCH_SUITE(json, "NDJSON: full DOM per record, 1 and 2 threads, vs simdjso
     peer->prepare(*text);
     add_parse_many(s, c, std::string("simdjson-") + p.simdjson_kernel, peer, text->size(), records);
   }
-  char line[320];
+  char line[400];
   std::snprintf(line, sizeof line,
                 "ndjson: json/amazon_cellphones.ndjson repeated to %zu MB (%zu records); every "
                 "record parsed to a full DOM and every value visited; simdjson %s parse_many "
-                "(single-threaded document_stream, padded copy made once) on both rows",
+                "(single-threaded document_stream, padded copy made once) on both rows; "
+                "ndjson/2: parallel_ndjson on a pool of 2, map(value), consume(result, info)",
                 text->size() >> 20, records, json_peers::simdjson4_version());
   s.note(line);
   s.note(

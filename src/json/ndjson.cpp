@@ -38,8 +38,9 @@ std::string ndjson_error::to_string() const {
 namespace detail {
 
 ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& starts,
-                         std::size_t i, piece_counts& counts, const ndjson_options& o,
-                         std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
+                         std::size_t i, piece_counts* counts, const ndjson_options& o,
+                         std::size_t& skipped, std::size_t* own,
+                         void (*reserve)(void* ctx, std::size_t records),
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx) {
   // One parser, document and batch per thread, kept between calls: steady-state parsing
   // allocates nothing.
@@ -53,14 +54,21 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
   const std::size_t base = starts[i];
   const std::string_view text =
       all.substr(base, (i + 1 < starts.size() ? starts[i + 1] : all.size()) - base);
-  // Stage 1 over the whole piece first: its line ends give the piece's counts.
+  // Numbered: stage 1 over the whole piece first, its line ends giving the piece's counts. Else
+  // the piece is one batch made at its first record, without counting.
   batch.reset();
   batch.set_limit(text.size());
-  std::size_t own[2] = {0, 0}, line = 0, record = 0;
-  const bool counted = batch.count_all(p, text, max_record_size, own[0], own[1]);
-  counts.before(i, counted ? own : nullptr, line, record);
-  // The results of the piece grow once, not by doubling.
-  if (counted) reserve(ctx, own[1]);
+  std::size_t line = 0, record = 0;
+  if (counts != nullptr) {
+    std::size_t mine[2] = {0, 0};
+    const bool counted = batch.count_all(p, text, max_record_size, mine[0], mine[1]);
+    counts->before(i, counted ? mine : nullptr, line, record);
+    // The results of the piece grow once, not by doubling.
+    if (counted) reserve(ctx, mine[1]);
+  } else {
+    batch.count_lines(false);
+  }
+  const std::size_t first_line = line, first_record = record;
   ndjson_error stop;
   // A bad record: true when the reading stops there, else it is counted and skipped.
   // A kernel set this CPU lacks is no bad record: every piece stops on it.
@@ -102,6 +110,8 @@ ndjson_error parse_piece(std::string_view all, const std::vector<std::size_t>& s
       return stop;
     }
   }
+  own[0] = line - first_line;
+  own[1] = record - first_record;
   return {};
 }
 

@@ -39,6 +39,9 @@ class line_batch {
   bool count_all(parser& p, std::string_view text, std::size_t max_record_size, std::size_t& lines,
                  std::size_t& records) noexcept;
 
+  // Whether the batches made from now on count their lines (count_all turns it on).
+  void count_lines(bool on) noexcept { want_lines_ = on; }
+
   // Forgets the batch: call it before the text it was made from changes.
   void reset() noexcept {
     begin_ = end_ = failed_ = line_at_ = nullptr;

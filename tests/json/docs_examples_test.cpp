@@ -128,14 +128,14 @@ TEST(DocsExamples, Ndjson) {
   std::vector<std::string> names;
   json::ndjson_error e = json::parallel_ndjson(
       pool, text, {},
-      [](const json::value& v, const json::record_info&) {  // on a worker
+      [](const json::value& v) {  // on a parsing thread
         return std::string(*v["name"]->get<std::string_view>());
       },
-      [&](std::string&& name, const json::record_info&) {  // on this thread, in input order
-        names.push_back(std::move(name));
+      [&](std::string&& name, const json::record_info& info) {  // on this thread, in input order
+        names.push_back(std::to_string(info.record) + ": " + name);
       });
   EXPECT_FALSE(e);
-  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"1: a", "2: b"}));
 }
 
 // docs/json.md, "Parsing in place" (read_file: a stand-in for the caller's reader).

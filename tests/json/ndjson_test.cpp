@@ -66,20 +66,32 @@ std::string numbered_lines(int n) {
   return text;
 }
 
-// parallel_ndjson's records, as transcript() writes the reader's.
+std::string numbers(const record_info& info) {
+  return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
+         std::to_string(info.offset) + ":";
+}
+
+// parallel_ndjson's records, as transcript() writes the reader's. Read twice: with a map that
+// takes each record's info (numbered on the parsing threads) and with one that takes the value
+// alone (numbered on the calling thread as it consumes); both must give the same.
 std::string read_parallel(keel::pool::thread_pool& pool, std::string_view text,
                           const ndjson_options& o, std::size_t piece) {
-  std::string out;
-  std::size_t skipped = 0;
+  std::string out, unnumbered;
+  std::size_t skipped = 0, skipped_unnumbered = 0;
   const ndjson_error e = parallel_ndjson(
       pool, text, o,
-      [](const value& v, const record_info& info) {
-        return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" +
-               std::to_string(info.offset) + ":" + *write(v) + "\n";
-      },
+      [](const value& v, const record_info& info) { return numbers(info) + *write(v) + "\n"; },
       [&](std::string&& s, const record_info&) { out += s; }, &skipped, piece);
   out += e ? "error " + e.to_string() : std::string("end");
-  return out + "\nskipped " + std::to_string(skipped);
+  out += "\nskipped " + std::to_string(skipped);
+  const ndjson_error e2 = parallel_ndjson(
+      pool, text, o, [](const value& v) { return *write(v) + "\n"; },
+      [&](std::string&& s, const record_info& info) { unnumbered += numbers(info) + s; },
+      &skipped_unnumbered, piece);
+  unnumbered += e2 ? "error " + e2.to_string() : std::string("end");
+  unnumbered += "\nskipped " + std::to_string(skipped_unnumbered);
+  EXPECT_EQ(unnumbered, out) << "map without the record's info";
+  return out;
 }
 
 const char* kText = "{\"a\":1}\n\n  \r\n[1,2]\r\n\"s\"\n  {\"b\":[true,null]}  \n7";
@@ -383,6 +395,58 @@ TEST(Ndjson, ParallelStopsWithAWorkerWaiting) {
   EXPECT_EQ(e.record, 3u);
   EXPECT_EQ(e.line, 3u);
   EXPECT_EQ(consumed, 2u);
+}
+
+// A map of the value alone: the pieces count their own lines and records, the calling thread
+// numbers what it consumes and the error it returns; with on_skip (handed numbered errors on the
+// parsing threads) the pieces are numbered as they are parsed. Blank lines and skipped records
+// in earlier pieces shift the numbers of the later ones.
+TEST(Ndjson, ParallelMapOfTheValueAloneIsNumberedInOrder) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    if (i % 97 == 5) {
+      text += "[1,]\n";
+    } else {
+      text += '[';
+      text += std::to_string(i);
+      text += "]\n";
+    }
+    if (i % 13 == 0) text += "\n \n";
+  }
+  text += "{\"late\": tru}\n[1]\n";
+  keel::pool::thread_pool pool(2);
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{700}, std::size_t{1} << 20}) {
+    SCOPED_TRACE(piece);
+    ndjson_options o;
+    ndjson_reader r(o);
+    r.open_buffer(text);
+    while (r.next()) {
+    }
+    std::size_t consumed = 0;
+    const ndjson_error e = parallel_ndjson(
+        pool, text, o, [](const value& v) { return v.is_array(); },
+        [&](bool, const record_info&) { ++consumed; }, nullptr, piece);
+    EXPECT_EQ(e.to_string(), r.error().to_string());
+    EXPECT_EQ(e.record, 6u);
+    EXPECT_EQ(e.offset, r.error().offset);
+    EXPECT_EQ(consumed, 5u);  // records 0-4, before the first "[1,]"
+    o.skip_bad_records = true;
+    std::vector<std::string> seen, seen_reader;
+    o.on_skip = [&](const ndjson_error& bad) { seen_reader.push_back(bad.to_string()); };
+    ndjson_reader all(o);
+    all.open_buffer(text);
+    std::size_t reader_last = 0;
+    while (all.next()) reader_last = all.info().line;
+    o.on_skip = [&](const ndjson_error& bad) { seen.push_back(bad.to_string()); };
+    std::size_t last_line = 0, skipped = 0;
+    const ndjson_error none = parallel_ndjson(
+        pool, text, o, [](const value& v) { return v.is_array(); },
+        [&](bool, const record_info& info) { last_line = info.line; }, &skipped, piece);
+    EXPECT_FALSE(none);
+    EXPECT_EQ(skipped, 32u);  // 31 "[1,]" and the late literal
+    EXPECT_EQ(seen, seen_reader);
+    EXPECT_EQ(last_line, reader_last);
+  }
 }
 
 // An exception from map leaves parallel_ndjson when its record's turn comes: consume has seen

@@ -163,10 +163,14 @@ class piece_counts;
 // Parses the records of piece i of `text` (whole lines, from starts[i] to the next start)
 // calling f(ctx, value, info) for each; returns the first bad record's error (stopping there)
 // unless skipping, when it counts them in skipped. The lines and records before the piece come
-// from `counts`. reserve(ctx, n) is called first with the piece's record count when known.
+// from `counts`; without counts (nullptr) the numbers in info and in the error count from the
+// piece's start (its first line is line 1). When it returns without an error, own[0] and own[1]
+// are the piece's lines and records. reserve(ctx, n) is called first with the piece's record
+// count when known.
 ndjson_error parse_piece(std::string_view text, const std::vector<std::size_t>& starts,
-                         std::size_t i, piece_counts& counts, const ndjson_options& o,
-                         std::size_t& skipped, void (*reserve)(void* ctx, std::size_t records),
+                         std::size_t i, piece_counts* counts, const ndjson_options& o,
+                         std::size_t& skipped, std::size_t* own,
+                         void (*reserve)(void* ctx, std::size_t records),
                          void (*f)(void* ctx, const value& v, const record_info& info), void* ctx);
 // Splits text into pieces of about `target` bytes ending at line ends, the last ones smaller (a
 // quarter of what is left per thread, at least target / 16) so that `threads` threads taking them
@@ -325,12 +329,35 @@ class piece_records {
   std::vector<record_info> infos_;
   record_info first_;
 };
+
+// What parallel_ndjson's map returns: map(value, info), or map(value) when it takes no info.
+template <class Map, bool = std::is_invocable_v<Map&, const value&, const record_info&>>
+struct map_result {
+  using type = std::invoke_result_t<Map&, const value&, const record_info&>;
+};
+template <class Map>
+struct map_result<Map, false> {
+  using type = std::invoke_result_t<Map&, const value&>;
+};
+template <class Map>
+decltype(auto) call_map(Map& map, const value& v, [[maybe_unused]] const record_info& info) {
+  if constexpr (std::is_invocable_v<Map&, const value&, const record_info&>) {
+    return map(v, info);
+  } else {
+    return map(v);
+  }
+}
 }  // namespace detail
 
 // Parses the records of `text` on the calling thread and pool.size() - 1 of the pool's workers (at
 // least one), and hands each record's result to `consume` in input order on the calling thread.
 // `map(const value&, const record_info&)` runs on whichever of these threads parses the record
-// (it may not keep the value) and returns what `consume(R&&, const record_info&)` receives. The
+// (it may not keep the value) and returns what `consume(R&&, const record_info&)` receives.
+// A map that takes only the value, `map(const value&)`, lets the pieces be parsed before the
+// record and line numbers of the pieces before them are known: each piece counts its own lines
+// as it reads them and the calling thread adds the counts of the pieces before it as it consumes
+// (without on_skip, which is handed the numbered error on the parsing thread); with info, stage 1
+// counts each piece's lines first, which costs a few percent of a thread's time. The
 // text is cut at line ends into pieces of `piece_bytes`, taken in input order (512 KiB: a piece's
 // text and its stage-1 positions, about 1.3 times its size on typical records, stay in a 1 MiB L2
 // cache from the first stage to the second); the results of at most four pieces per thread (and
@@ -347,16 +374,17 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
   if (options.concatenated) {
     ndjson_reader r(options);
     r.open_buffer(text);
-    while (r.next()) consume(map(r.value(), r.info()), std::as_const(r.info()));
+    while (r.next()) consume(detail::call_map(map, r.value(), r.info()), std::as_const(r.info()));
     if (skipped) *skipped = r.skipped();
     return r.error();
   }
-  using R = std::invoke_result_t<Map&, const value&, const record_info&>;
+  using R = typename detail::map_result<Map>::type;
   struct piece_result {
     detail::piece_records<R> items;
     ndjson_error error;
     std::size_t skipped = 0;
-    std::exception_ptr thrown;  // from map: handed on after the records before it
+    std::size_t own[2] = {0, 0};  // the piece's lines and records, when !numbered
+    std::exception_ptr thrown;    // from map: handed on after the records before it
   };
   const std::vector<std::size_t> starts =
       detail::split_lines(text, piece_bytes, std::max<std::size_t>(pool.size(), 2));
@@ -366,6 +394,10 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     return {};
   }
   detail::piece_counts counts(text, starts, options);
+  // Whether the pieces are numbered as they are parsed (map or on_skip sees the numbers), or
+  // from their own first line, the calling thread adding the lines and records before each.
+  const bool numbered =
+      std::is_invocable_v<Map&, const value&, const record_info&> || options.on_skip != nullptr;
   // Piece i goes to slot i % slot_count once piece i - window was consumed (detail::slot_turn):
   // at most `window` pieces' results are held.
   const std::size_t helpers = std::min(pool.size() > 1 ? pool.size() - 1 : std::size_t{1}, n - 1);
@@ -399,11 +431,11 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     } ctx{&map, &out.items};
     try {
       out.error = detail::parse_piece(
-          text, starts, i, counts, options, out.skipped,
+          text, starts, i, numbered ? &counts : nullptr, options, out.skipped, out.own,
           [](void* c, std::size_t records) { static_cast<ctx_t*>(c)->items->reserve(records); },
           [](void* c, const value& v, const record_info& info) {
             auto* x = static_cast<ctx_t*>(c);
-            x->items->add((*x->map)(v, info), info);
+            x->items->add(detail::call_map(*x->map, v, info), info);
           },
           &ctx);
     } catch (...) {
@@ -431,6 +463,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     for (auto& f : running) f.wait();
   };
   std::size_t total_skipped = 0;
+  std::size_t lines_before = 0, records_before = 0;  // of the next piece consumed, when !numbered
   ndjson_error first;
   try {
     running.reserve(helpers);
@@ -452,15 +485,23 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
       }
       piece_result& res = s.result;
       for (std::size_t k = 0, m = res.items.size(); k < m; ++k) {
-        const record_info info = res.items.info(k);
-        consume(res.items.take(k), info);
+        record_info info = res.items.info(k);
+        info.record += records_before;
+        info.line += lines_before;
+        consume(res.items.take(k), std::as_const(info));
       }
       // (map threw at the record after the last one it returned)
       if (res.thrown) std::rethrow_exception(res.thrown);
       total_skipped += res.skipped;
       if (res.error) {
         first = res.error;
+        first.record += records_before;
+        first.line += lines_before;
         break;
+      }
+      if (!numbered) {
+        lines_before += res.own[0];
+        records_before += res.own[1];
       }
       res.items.clear(kept_bytes);  // (the memory stays for the slot's next piece)
       slots[(c + window) % slot_count].turn.set(detail::slot_turn::free_for(c + window));
