@@ -295,6 +295,12 @@ TEST(Ndjson, ParallelResultsOfAnyMovableType) {
       [&](std::unique_ptr<int>&& p, const record_info&) { got.push_back(*p); }, nullptr,
       std::size_t{1} << 20));
   EXPECT_EQ(got, (std::vector<int>{1, 2, 3}));
+  // Any callable: a pointer to a member function of value as map (called through std::invoke).
+  std::size_t arrays = 0;
+  EXPECT_FALSE(parallel_ndjson(
+      pool, text, {}, &value::is_array,
+      [&](bool is_array, const record_info&) { arrays += is_array ? 1 : 0; }, nullptr, 1));
+  EXPECT_EQ(arrays, 3u);
 }
 
 // Pieces are parsed ahead of consume: a consume that waits for a record two pieces ahead sees it
@@ -398,13 +404,14 @@ TEST(Ndjson, ParallelStopsWithAWorkerWaiting) {
 }
 
 // A map of the value alone: the pieces count their own lines and records, the calling thread
-// numbers what it consumes and the error it returns; with on_skip (handed numbered errors on the
-// parsing threads) the pieces are numbered as they are parsed. Blank lines and skipped records
-// in earlier pieces shift the numbers of the later ones.
+// numbers what it consumes and the error it returns (stopping, or skipping without on_skip);
+// with on_skip under skip_bad_records (handed numbered errors on the parsing threads) the pieces
+// are numbered as they are parsed. Blank lines and skipped records in earlier pieces shift the
+// numbers of the later ones: the first bad record is past the first piece at every size but 1 MiB.
 TEST(Ndjson, ParallelMapOfTheValueAloneIsNumberedInOrder) {
   std::string text;
   for (int i = 0; i < 3000; ++i) {
-    if (i % 97 == 5) {
+    if (i % 397 == 250) {
       text += "[1,]\n";
     } else {
       text += '[';
@@ -427,25 +434,30 @@ TEST(Ndjson, ParallelMapOfTheValueAloneIsNumberedInOrder) {
         pool, text, o, [](const value& v) { return v.is_array(); },
         [&](bool, const record_info&) { ++consumed; }, nullptr, piece);
     EXPECT_EQ(e.to_string(), r.error().to_string());
-    EXPECT_EQ(e.record, 6u);
+    EXPECT_EQ(e.record, 251u);
     EXPECT_EQ(e.offset, r.error().offset);
-    EXPECT_EQ(consumed, 5u);  // records 0-4, before the first "[1,]"
+    EXPECT_EQ(consumed, 250u);  // records 0-249, before the first "[1,]"
     o.skip_bad_records = true;
-    std::vector<std::string> seen, seen_reader;
+    std::vector<std::string> seen_reader;
     o.on_skip = [&](const ndjson_error& bad) { seen_reader.push_back(bad.to_string()); };
     ndjson_reader all(o);
     all.open_buffer(text);
-    std::size_t reader_last = 0;
-    while (all.next()) reader_last = all.info().line;
-    o.on_skip = [&](const ndjson_error& bad) { seen.push_back(bad.to_string()); };
-    std::size_t last_line = 0, skipped = 0;
-    const ndjson_error none = parallel_ndjson(
-        pool, text, o, [](const value& v) { return v.is_array(); },
-        [&](bool, const record_info& info) { last_line = info.line; }, &skipped, piece);
-    EXPECT_FALSE(none);
-    EXPECT_EQ(skipped, 32u);  // 31 "[1,]" and the late literal
-    EXPECT_EQ(seen, seen_reader);
-    EXPECT_EQ(last_line, reader_last);
+    std::vector<std::size_t> reader_lines;
+    while (all.next()) reader_lines.push_back(all.info().line);
+    for (const bool on_skip : {false, true}) {
+      std::vector<std::string> seen;
+      o.on_skip = nullptr;
+      if (on_skip) o.on_skip = [&](const ndjson_error& bad) { seen.push_back(bad.to_string()); };
+      std::vector<std::size_t> lines;
+      std::size_t skipped = 0;
+      const ndjson_error none = parallel_ndjson(
+          pool, text, o, [](const value& v) { return v.is_array(); },
+          [&](bool, const record_info& info) { lines.push_back(info.line); }, &skipped, piece);
+      EXPECT_FALSE(none);
+      EXPECT_EQ(skipped, 8u);  // 7 "[1,]" and the late literal
+      EXPECT_EQ(lines, reader_lines);
+      EXPECT_EQ(seen, on_skip ? seen_reader : std::vector<std::string>{});
+    }
   }
 }
 
@@ -468,6 +480,22 @@ TEST(Ndjson, ParallelMapExceptionInInputOrder) {
                  std::runtime_error);
     ASSERT_EQ(seen.size(), 3209u) << "piece " << piece;
     for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], i + 1);
+    // The same from a map of the value alone (numbered by the calling thread).
+    seen.clear();
+    EXPECT_THROW(parallel_ndjson(
+                     pool, text, {},
+                     [](const value& v) {
+                       const std::int64_t i = *v[0]->get<std::int64_t>();
+                       if (i == 3209 || i == 3999) throw std::runtime_error("map");
+                       return i;
+                     },
+                     [&](std::int64_t i, const record_info& info) {
+                       ASSERT_EQ(info.record, static_cast<std::size_t>(i) + 1);
+                       seen.push_back(info.record);
+                     },
+                     nullptr, piece),
+                 std::runtime_error);
+    ASSERT_EQ(seen.size(), 3209u) << "piece " << piece;
   }
 }
 
@@ -524,6 +552,13 @@ TEST(Ndjson, UnavailableKernelSetStopsEvenWhenSkipping) {
         pool, text, o, [](const value& v, const record_info&) { return v.size(); },
         [&](std::size_t, const record_info&) { ++count; }, &skipped, 1000);
     EXPECT_EQ(e.code, error_code::isa_unavailable);
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(skipped, 0u);
+    const ndjson_error e2 = parallel_ndjson(
+        pool, text, o, [](const value& v) { return v.size(); },
+        [&](std::size_t, const record_info&) { ++count; }, &skipped, 1000);
+    EXPECT_EQ(e2.code, error_code::isa_unavailable);
+    EXPECT_EQ(e2.record, 1u);
     EXPECT_EQ(count, 0u);
     EXPECT_EQ(skipped, 0u);
   }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -330,8 +331,14 @@ class piece_records {
   record_info first_;
 };
 
-// What parallel_ndjson's map returns: map(value, info), or map(value) when it takes no info.
-template <class Map, bool = std::is_invocable_v<Map&, const value&, const record_info&>>
+// Whether parallel_ndjson's map takes the record's info: map(value, info), else map(value). A
+// callable that takes either (a variadic lambda, a std::bind result) is called with the info.
+template <class Map>
+inline constexpr bool map_takes_info = std::is_invocable_v<Map&, const value&, const record_info&>;
+template <class Map>
+inline constexpr bool map_callable = map_takes_info<Map> || std::is_invocable_v<Map&, const value&>;
+// What parallel_ndjson's map returns.
+template <class Map, bool = map_takes_info<Map>>
 struct map_result {
   using type = std::invoke_result_t<Map&, const value&, const record_info&>;
 };
@@ -341,10 +348,10 @@ struct map_result<Map, false> {
 };
 template <class Map>
 decltype(auto) call_map(Map& map, const value& v, [[maybe_unused]] const record_info& info) {
-  if constexpr (std::is_invocable_v<Map&, const value&, const record_info&>) {
-    return map(v, info);
+  if constexpr (map_takes_info<Map>) {
+    return std::invoke(map, v, info);
   } else {
-    return map(v);
+    return std::invoke(map, v);
   }
 }
 }  // namespace detail
@@ -356,8 +363,9 @@ decltype(auto) call_map(Map& map, const value& v, [[maybe_unused]] const record_
 // A map that takes only the value, `map(const value&)`, lets the pieces be parsed before the
 // record and line numbers of the pieces before them are known: each piece counts its own lines
 // as it reads them and the calling thread adds the counts of the pieces before it as it consumes
-// (without on_skip, which is handed the numbered error on the parsing thread); with info, stage 1
-// counts each piece's lines first, which costs a few percent of a thread's time. The
+// (unless skip_bad_records has an on_skip, which is handed numbered errors on the parsing
+// threads); when map can take the info (also a callable that takes either), stage 1 counts each
+// piece's lines first, which costs a few percent of a thread's time. The
 // text is cut at line ends into pieces of `piece_bytes`, taken in input order (512 KiB: a piece's
 // text and its stage-1 positions, about 1.3 times its size on typical records, stay in a 1 MiB L2
 // cache from the first stage to the second); the results of at most four pieces per thread (and
@@ -371,6 +379,9 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
                              const ndjson_options& options, Map map, Consume consume,
                              std::size_t* skipped = nullptr,
                              std::size_t piece_bytes = std::size_t{512} << 10) {
+  static_assert(detail::map_callable<Map>,
+                "parallel_ndjson: map must be callable as map(const json::value&, const "
+                "json::record_info&) or map(const json::value&)");
   if (options.concatenated) {
     ndjson_reader r(options);
     r.open_buffer(text);
@@ -393,11 +404,12 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     if (skipped) *skipped = 0;
     return {};
   }
-  detail::piece_counts counts(text, starts, options);
   // Whether the pieces are numbered as they are parsed (map or on_skip sees the numbers), or
   // from their own first line, the calling thread adding the lines and records before each.
   const bool numbered =
-      std::is_invocable_v<Map&, const value&, const record_info&> || options.on_skip != nullptr;
+      detail::map_takes_info<Map> || (options.skip_bad_records && options.on_skip != nullptr);
+  std::optional<detail::piece_counts> counts;
+  if (numbered) counts.emplace(text, starts, options);
   // Piece i goes to slot i % slot_count once piece i - window was consumed (detail::slot_turn):
   // at most `window` pieces' results are held.
   const std::size_t helpers = std::min(pool.size() > 1 ? pool.size() - 1 : std::size_t{1}, n - 1);
@@ -431,7 +443,7 @@ ndjson_error parallel_ndjson(pool::thread_pool& pool, std::string_view text,
     } ctx{&map, &out.items};
     try {
       out.error = detail::parse_piece(
-          text, starts, i, numbered ? &counts : nullptr, options, out.skipped, out.own,
+          text, starts, i, counts ? &*counts : nullptr, options, out.skipped, out.own,
           [](void* c, std::size_t records) { static_cast<ctx_t*>(c)->items->reserve(records); },
           [](void* c, const value& v, const record_info& info) {
             auto* x = static_cast<ctx_t*>(c);
