@@ -1405,15 +1405,19 @@ struct stage2 {
       return true;
     }
     // An NDJSON record (parse_record): the positions go on after its line, whose '\n' is one of
-    // them (stage1<I, Lines>) and ends the record.
+    // them (stage1<I, Lines>) and ends the record. Its callers parse whole records
+    // (stop_after_first off) and read next_position alone, not consumed.
+    if constexpr (Record) {
+      if (ip < end && buf[*ip] != '\n') return fail(error_code::trailing_content, *ip);
+      st.next_position = ip;
+      return true;
+    }
     if (ip < end) {
-      if (!opt.stop_after_first && (!Record || buf[*ip] != '\n'))
-        return fail(error_code::trailing_content, *ip);
+      if (!opt.stop_after_first) return fail(error_code::trailing_content, *ip);
       st.consumed = *ip;
     } else {
       st.consumed = len;
     }
-    if constexpr (Record) st.next_position = ip;
     if (opt.stop_after_first && ip > idx) {
       // End of the value: after its last token.
       const std::size_t last = ip[-1];
