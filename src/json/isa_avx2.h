@@ -153,7 +153,7 @@ struct isa_avx2 : keel::detail::simd_avx2 {
     }
     out = o + cnt;
   }
-  // Stage 1 takes two blocks a step (parse_kernels.h).
+  // Stage 1 of a document takes two blocks a step (parse_kernels.h; an NDJSON batch one).
   static constexpr bool kBlockPairs = true;
   // The all-ones operand read from memory by the multiply itself: from _mm_set1_epi8(-1) GCC
   // made it anew (vpcmpeqd) in every block, its vector registers taken by the classification.
