@@ -281,6 +281,50 @@ inline std::size_t unescape_simple(const std::uint8_t* src, std::size_t n,
 }
 #endif
 
+// unescape_simple where the kernel set has no masked store (AVX2), one escape at a time: each
+// chunk of I::kChunk bytes copied whole into a local buffer, the output advanced past its bytes
+// before the first backslash (no branch per byte), the escaped byte translated by table; the
+// result then copied to dst. Whole chunks are read from src up to kPad bytes past the contents
+// (the caller's padded()). The length, or kDeclined for contents longer than the buffer, with a
+// \u escape (stage 2 decodes those) or with an escape stage 2 rejects. Nothing written at or
+// after dst + n.
+inline constexpr std::size_t kUnescapeRoom = 1024;
+template <class I>
+std::size_t unescape_each(const std::uint8_t* src, std::size_t n, std::uint8_t* dst) noexcept {
+  if (n > kUnescapeRoom) return kDeclined;
+  alignas(64) std::uint8_t room[kUnescapeRoom + I::kChunk];
+  const std::uint8_t* const end = src + n;
+  std::uint8_t* out = room;
+  for (;;) {
+    const std::uint64_t m = I::copy_chunk(src, out);
+    const auto left = static_cast<std::size_t>(end - src);
+    const std::uint64_t bs = left < I::kChunk ? m & ((std::uint64_t{1} << left) - 1) : m;
+    if (bs == 0) {
+      if (left <= I::kChunk) {
+        out += left;
+        break;
+      }
+      src += I::kChunk;
+      out += I::kChunk;
+      continue;
+    }
+    const auto b = static_cast<std::size_t>(std::countr_zero(bs));
+    src += b;
+    out += b;
+    // (A backslash ending the contents would escape the closing quote, which stage 1 never
+    // takes for one: declined all the same.)
+    if (left - b < 2) return kDeclined;
+    const std::uint8_t c = kEscapeChar.v[src[1]];
+    if (c == 0) return kDeclined;  // \u (stage 2 decodes it), or an escape stage 2 rejects
+    *out++ = c;
+    src += 2;
+    if (src == end) break;
+  }
+  const auto length = static_cast<std::size_t>(out - room);
+  std::memcpy(dst, room, length);
+  return length;
+}
+
 // true, false and null by their first byte: the word as a little-endian load reads it, the mask of
 // its bytes, and its length (0: no literal starts with the byte).
 struct literal_words {

@@ -20,5 +20,8 @@ const std::uint32_t* skip_members_avx2(parse_state& st, const direct_view& v,
                                        const std::uint32_t* ip, const key_filter& f) {
   return skip_members<isa_avx2>(st, v, ip, f);
 }
+std::size_t unescape_each_avx2(const std::uint8_t* src, std::size_t n, std::uint8_t* dst) {
+  return unescape_each<isa_avx2>(src, n, dst);
+}
 
 }  // namespace keel::json::detail

@@ -137,6 +137,7 @@ const std::uint32_t* value_at_avx512(parse_state& st, const direct_view& v,
 const std::uint32_t* skip_members_avx512(parse_state& st, const direct_view& v,
                                          const std::uint32_t* ip, const key_filter& f);
 std::size_t unescape_simple_avx512(const std::uint8_t* src, std::size_t n, std::uint8_t* dst);
+std::size_t unescape_each_avx2(const std::uint8_t* src, std::size_t n, std::uint8_t* dst);
 #elif defined(__aarch64__)
 const std::uint32_t* value_at_neon(parse_state& st, const direct_view& v, const std::uint32_t* ip);
 const std::uint32_t* skip_members_neon(parse_state& st, const direct_view& v,

@@ -127,8 +127,8 @@ kernel_set kernel_set_for(isa which) noexcept {
       return {parse_avx512,        positions_avx512, positions_lines_avx512, value_at_avx512,
               skip_members_avx512, record_avx512,    unescape_simple_avx512};
     case isa::avx2:
-      return {parse_avx2,  positions_avx2, positions_lines_avx2, value_at_avx2, skip_members_avx2,
-              record_avx2, nullptr};
+      return {parse_avx2,        positions_avx2, positions_lines_avx2, value_at_avx2,
+              skip_members_avx2, record_avx2,    unescape_each_avx2};
 #elif defined(__aarch64__)
     case isa::neon:
       return {parse_neon,  positions_neon, positions_lines_neon, value_at_neon, skip_members_neon,

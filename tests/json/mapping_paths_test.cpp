@@ -783,8 +783,10 @@ TEST(MappingPaths, StringFieldsAroundMarkedBlocks) {
 
 // A string field with escapes is unescaped without stage 2 where the kernel set can (AVX-512: 64
 // bytes at a time, the escaping backslashes of a block found from one compare, the odd-run rule
-// carried across blocks): every escape, runs of backslashes, and escapes left to stage 2 (\u) or
-// rejected, at every offset of strings across the blocks' edges, padded or near the text's end.
+// carried across blocks; AVX2: one escape at a time, 32-byte chunks, contents of up to 1 KiB):
+// every escape, runs of backslashes, and escapes left to stage 2 (\u) or rejected, at every
+// offset of strings across the blocks' edges, padded or near the text's end, and in contents
+// around AVX2's 1 KiB (longer ones are stage 2's).
 TEST(MappingPaths, StringFieldsUnescapedByBlocks) {
   const std::string pad(80, ' ');
   struct escape {
@@ -807,6 +809,15 @@ TEST(MappingPaths, StringFieldsUnescapedByBlocks) {
         const std::string text = R"({"s":")" + s + "\"}";
         EXPECT_EQ(same_on_both_paths<paths::text_only>(text + pad), e.valid) << text;
         EXPECT_EQ(same_on_both_paths<paths::text_only>(text), e.valid) << text;
+      }
+    }
+  }
+  for (const std::size_t len : {1018, 1019, 1020, 1021, 1022, 1023, 1024, 1025, 1100}) {
+    for (const std::size_t at : {std::size_t{0}, std::size_t{31}, len - 40, len - 6, len}) {
+      for (const escape& e : escapes) {
+        const std::string s = std::string(at, 'y') + e.text + std::string(len - at, 'z');
+        const std::string text = R"({"s":")" + s + "\"}";
+        EXPECT_EQ(same_on_both_paths<paths::text_only>(text + pad), e.valid) << text;
       }
     }
   }

@@ -631,45 +631,53 @@ class direct_mapper {
       return read_variant(out, std::make_index_sequence<std::variant_size_v<T>>());
     } else if constexpr (keel::has_fields<T>) {
       return read_fields(out);
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (std::is_same_v<T, std::string> || std::is_integral_v<T>) {
+      const std::uint32_t* const next = read_leaf(ip, out);
+      if (next == nullptr) return false;
+      ip = next;
+      return true;
+    } else {
+      return leaf(out);  // other numbers, enums, "any JSON"
+    }
+  }
+
+  // A string, bool or integer read at position `at`: the position after it, or nullptr when it
+  // does not read. The position stays in a register (as the member ip it went to memory and back
+  // round every store to a string).
+  template <class T>
+  const std::uint32_t* read_leaf(const std::uint32_t* at, T& out) {
+    if constexpr (std::is_same_v<T, std::string>) {
       // A string without a backslash is its text (stage 1 checked its UTF-8 and control bytes).
       // Not at the sentinels after the last position (see sentinels(): their byte may be a
       // quote, with no closing position after it).
-      if (const std::uint8_t* p = c_.token(ip); p != nullptr && *p == '"') {
-        if (c_.plain_string(ip)) {
-          const std::string_view raw = c_.raw_string(ip);
+      if (const std::uint8_t* p = c_.token(at); p != nullptr && *p == '"') {
+        if (c_.plain_string(at)) {
+          const std::string_view raw = c_.raw_string(at);
           assign_text(out, raw.data(), raw.size());
-          ip += 2;
-          return true;
+          return at + 2;
         }
         // With escapes: unescaped straight into out where the kernel set can (no \u escape).
-        if (c_.padded(ip) && c_.unescape(ip, out)) {
-          ip += 2;
-          return true;
-        }
+        if (c_.padded(at) && c_.unescape(at, out)) return at + 2;
       }
-      return leaf(out);
     } else if constexpr (std::is_same_v<T, bool>) {
-      if (const std::uint8_t* p = c_.token(ip)) {
+      if (const std::uint8_t* p = c_.token(at)) {
         if (p[0] == 't' && p[1] == 'r' && p[2] == 'u' && p[3] == 'e' && value_end(p[4])) {
           out = true;
-          ++ip;
-          return true;
+          return at + 1;
         }
         if (p[0] == 'f' && p[1] == 'a' && p[2] == 'l' && p[3] == 's' && p[4] == 'e' &&
             value_end(p[5])) {
           out = false;
-          ++ip;
-          return true;
+          return at + 1;
         }
       }
-      return leaf(out);
-    } else if constexpr (std::is_integral_v<T>) {
+    } else {
+      static_assert(std::is_integral_v<T>);
       // A non-negative integer of up to 19 digits converted here; any other token by stage 2.
-      if (const std::uint8_t* p = c_.token(ip)) {
+      if (const std::uint8_t* p = c_.token(at)) {
         std::uint64_t v = 0;
         std::size_t n = 0;
-        if (c_.padded(ip)) {
+        if (c_.padded(at)) {
           n = digits(p, v);
         } else {
           for (; n < 20; ++n) {
@@ -679,15 +687,25 @@ class direct_mapper {
           }
         }
         if (n != 0 && n < 20 && (p[0] != '0' || n == 1) && value_end(p[n])) {
-          if (v > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return false;
+          if (v > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return nullptr;
           out = static_cast<T>(v);
-          ++ip;
-          return true;
+          return at + 1;
         }
       }
-      return leaf(out);
+    }
+    ip = at;
+    return leaf(out) ? ip : nullptr;
+  }
+
+  // Any value read at position `at` (read_leaf where it applies): the position after it, or
+  // nullptr.
+  template <class T>
+  const std::uint32_t* read_at(const std::uint32_t* at, T& out) {
+    if constexpr (std::is_same_v<T, std::string> || std::is_integral_v<T>) {
+      return read_leaf(at, out);
     } else {
-      return leaf(out);  // other numbers, enums, "any JSON"
+      ip = at;
+      return read(out) ? ip : nullptr;
     }
   }
 
@@ -800,59 +818,73 @@ class direct_mapper {
     std::array<bool, names.size()> seen{};
     // Keys mostly come in the fields' order: the field after the last one read is tried first.
     std::size_t next = 0;
+    // (The key as written, in the text: its first byte is its closing quote when it is empty,
+    // which the skip filter files the empty name under.)
     const auto lookup = [&next](std::string_view key) {
       if (next < names.size() && key.size() == names[next].size() &&
           table::same_name(next, key.data()))
         return next;
+      if (((table::lengths_by_first[static_cast<unsigned char>(key.data()[0])] >>
+            (key.size() & 63)) &
+           1) == 0)
+        return names.size();  // no field's first byte and length: the common unknown key
       return table::find(key);
     };
-    if (c_.at(ip) != '}') {
+    // The position in a local (in a register), the member ip only round the calls that use it.
+    const std::uint32_t* at = ip;
+    if (c_.at(at) != '}') {
       for (;;) {
-        if (c_.at(ip) != '"') return false;
+        if (c_.at(at) != '"') return false;
         // A key found as it is in the text has no backslash (plain_names): nothing to unescape
         // or validate.
-        std::size_t k = plain_names<T> ? lookup(c_.raw_string(ip)) : names.size();
+        std::size_t k = plain_names<T> ? lookup(c_.raw_string(at)) : names.size();
         if (k == names.size() && !o_.reject_unknown_keys) {
           // The members no field has, up to the next that may be one, in one call.
-          ip = c_.skip_members(ip, max_depth_ - depth_, filter);
-          if (ip == nullptr) return false;
-          const std::uint8_t c = c_.at(ip);
+          at = c_.skip_members(at, max_depth_ - depth_, filter);
+          if (at == nullptr) return false;
+          const std::uint8_t c = c_.at(at);
           if (c == '}') {
             // After the last member, or after a comma (a trailing comma).
-            if (c_.at(ip - 1) == ',' && !trailing_) return false;
-            ++ip;
+            if (c_.at(at - 1) == ',' && !trailing_) return false;
+            ++at;
             break;
           }
           if (c != '"') return false;
-          k = plain_names<T> ? lookup(c_.raw_string(ip)) : names.size();
+          k = plain_names<T> ? lookup(c_.raw_string(at)) : names.size();
         }
         if (k < names.size()) {
-          ip += 2;
-          if (c_.at(ip) != ':') return false;
-          ++ip;
+          at += 2;
+          if (c_.at(at) != ':') return false;
+          ++at;
         } else {
           std::string_view key;
+          ip = at;
           if (!read_key(key)) return false;
+          at = ip;
           k = table::find(key);
         }
         if (k < names.size()) {
           seen[k] = true;
           next = k + 1;
-          if (!readers[k](*this, out)) return false;
-        } else if (o_.reject_unknown_keys || !skip()) {
-          return false;
+          at = readers[k](*this, out, at);
+          if (at == nullptr) return false;
+        } else {
+          ip = at;
+          if (o_.reject_unknown_keys || !skip()) return false;
+          at = ip;
         }
-        const std::uint8_t c = c_.at(ip++);
+        const std::uint8_t c = c_.at(at++);
         if (c == '}') break;
         if (c != ',') return false;
-        if (trailing_ && c_.at(ip) == '}') {
-          ++ip;
+        if (trailing_ && c_.at(at) == '}') {
+          ++at;
           break;
         }
       }
     } else {
-      ++ip;
+      ++at;
     }
+    ip = at;
     close();
     // Fields absent from the object: a failure unless optional.
     bool ok = true;
@@ -875,12 +907,15 @@ class direct_mapper {
     return ok;
   }
 
+  // Field I of T read at a position: the position after it, or nullptr.
   template <class T>
-  using field_reader = bool (*)(direct_mapper&, T&);
+  using field_reader = const std::uint32_t* (*)(direct_mapper&, T&, const std::uint32_t*);
   template <class T, std::size_t... I>
   static constexpr auto make_readers(std::index_sequence<I...>) {
     return std::array<field_reader<T>, sizeof...(I)>{
-        +[](direct_mapper& m, T& out) { return m.read(std::get<I>(keel::fields_of(out))); }...};
+        +[](direct_mapper& m, T& out, const std::uint32_t* at) {
+          return m.read_at(at, std::get<I>(keel::fields_of(out)));
+        }...};
   }
 
   text_cursor& c_;
