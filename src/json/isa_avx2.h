@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// AVX2 block primitives (two 32-byte halves per 64-byte block). Compile with -mavx2 -mpclmul
-// -mbmi -mbmi2 -mpopcnt -mlzcnt (src/json/CMakeLists.txt).
+// AVX2 block primitives (two 32-byte halves per 64-byte block). Compiled with -mavx2 -mbmi
+// -mbmi2 -mpclmul -mpopcnt (src/json/CMakeLists.txt; not -mlzcnt, which keel's CPU check does
+// not test for: std::countl_zero/countl_one compile to bsr and a zero test).
 #pragma once
 
 #include <immintrin.h>
