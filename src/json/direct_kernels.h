@@ -224,9 +224,6 @@ KEEL_INLINE bool plain_string(const std::uint8_t* buf, const std::uint32_t* safe
   }
 }
 
-// What unescape_simple returns for a string it leaves to stage 2.
-inline constexpr std::size_t kDeclined = ~std::size_t{0};
-
 #if defined(__AVX512VBMI2__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 
 // The contents of a string (n bytes at src, between its quotes; whole 64-byte blocks from src

@@ -121,9 +121,11 @@ using value_at_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
                                              const std::uint32_t*);
 using skip_members_fn = const std::uint32_t* (*)(parse_state&, const direct_view&,
                                                  const std::uint32_t*, const key_filter&);
-// A string's contents (n bytes at src) unescaped into dst without stage 2: the length, or
-// kDeclined (direct_kernels.h: unescape_simple).
+// A string's contents (n bytes at src, readable kPad bytes past them) unescaped into dst without
+// stage 2: the length, or kDeclined (direct_kernels.h: unescape_simple, unescape_each).
 using unescape_fn = std::size_t (*)(const std::uint8_t* src, std::size_t n, std::uint8_t* dst);
+// What an unescape_fn returns for a string it leaves to stage 2.
+inline constexpr std::size_t kDeclined = ~std::size_t{0};
 const std::uint32_t* value_at_scalar(parse_state& st, const direct_view& v,
                                      const std::uint32_t* ip);
 const std::uint32_t* skip_members_scalar(parse_state& st, const direct_view& v,

@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "json/parse_state.h"
 #include "keel/json.h"
 #include "keel/json/mapping.h"
 #include "test_util.h"
@@ -837,6 +838,44 @@ TEST(MappingPaths, StringFieldsUnescapedByBlocks) {
 // skip_members keeps, from one call to the next, how far the text after the last key it looked
 // up holds no backslash: a later object's escaped key ("\u0061" is "a") is still decoded when
 // it lies past that point, wherever it falls around a block's end or a 4 KiB boundary.
+// Each kernel set's unescape (the string fields of the direct read) run on its own: it unescapes
+// one-character escapes at every position around its chunks, up to the AVX2 kernel's 1 KiB of
+// contents, rather than leaving them to stage 2 (which would also give the right strings, so the
+// tests above could not tell); \u escapes, rejected escapes and longer AVX2 contents it declines.
+TEST(MappingPaths, KernelUnescapeRunsAndDeclines) {
+  using keel::json::detail::kDeclined;
+  for (const keel::isa which : keel::all_isas) {
+    if (!keel::json::isa_supported(which)) continue;
+    const auto unescape = keel::json::detail::kernel_set_for(which).unescape;
+    if (unescape == nullptr) continue;
+    SCOPED_TRACE(keel::isa_name(which));
+    const auto run = [&](const std::string& contents) {
+      std::string buf = contents + '"' + std::string(128, ' ');  // readable past the contents
+      std::string out(contents.size(), '\0');
+      const std::size_t r = unescape(reinterpret_cast<const std::uint8_t*>(buf.data()),
+                                     contents.size(), reinterpret_cast<std::uint8_t*>(out.data()));
+      return r == kDeclined ? std::string("declined") : out.substr(0, r);
+    };
+    for (const std::size_t n : {2, 3, 31, 32, 33, 34, 63, 64, 65, 100, 1023, 1024}) {
+      for (std::size_t at = 0; at + 2 <= n; at += (at < 40 || at + 40 > n) ? 1 : 37) {
+        const std::string tail(n - 2 - at, 'z');
+        EXPECT_EQ(run(std::string(at, 'y') + "\\\"" + tail), std::string(at, 'y') + '"' + tail)
+            << n << " " << at;
+        if (at + 4 <= n) {
+          const std::string t2(n - 4 - at, 'z');
+          EXPECT_EQ(run(std::string(at, 'y') + "\\\\\\n" + t2), std::string(at, 'y') + "\\\n" + t2)
+              << n << " " << at;
+        }
+      }
+    }
+    EXPECT_EQ(run("a\\u0041b"), "declined");
+    EXPECT_EQ(run("a\\qb"), "declined");
+    if (which == keel::isa::avx2) {
+      EXPECT_EQ(run(std::string(1023, 'y') + "\\n"), "declined");
+    }
+  }
+}
+
 TEST(MappingPaths, EscapedKeyAfterACleanRunInAnEarlierObject) {
   const std::string pad(80, ' ');
   for (std::size_t n = 0; n < 4300; n += n < 140 || n >= 4000 ? 1 : 97) {
