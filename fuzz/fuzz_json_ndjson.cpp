@@ -24,15 +24,19 @@ void check(bool cond) {
   if (!cond) std::abort();
 }
 
+// A record in transcript()'s form: "record:line:" and its value written, a line.
+std::string numbers(std::size_t record, std::size_t line) {
+  return std::to_string(record) + ":" + std::to_string(line) + ":";
+}
+std::string written(const value& v) {
+  auto w = write(v, {.nonfinite = nonfinite_policy::literal});
+  check(w.ok());
+  return *w + "\n";
+}
+
 std::string transcript(ndjson_reader& r) {
   std::string out;
-  while (r.next()) {
-    out += std::to_string(r.info().record) + ":" + std::to_string(r.info().line) + ":";
-    auto w = write(r.value(), {.nonfinite = nonfinite_policy::literal});
-    check(w.ok());
-    out += *w;
-    out += '\n';
-  }
+  while (r.next()) out += numbers(r.info().record, r.info().line) + written(r.value());
   out += r.error().to_string() + " skipped " + std::to_string(r.skipped());
   return out;
 }
@@ -57,9 +61,7 @@ std::string line_by_line(std::string_view text, const ndjson_options& o) {
     if (!too_long) {
       auto r = p.parse(l);
       if (r) {
-        auto w = write(*r, {.nonfinite = nonfinite_policy::literal});
-        check(w.ok());
-        out += std::to_string(record) + ":" + std::to_string(line) + ":" + *w + "\n";
+        out += numbers(record, line) + written(*r);
         continue;
       }
       e = {r.code(), record, line, r.error().column, at + r.error().offset};
@@ -110,9 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ndjson_error e = parallel_ndjson(
       pool, text, o,
       [](const value& v, const record_info& info) {
-        auto w = write(v, {.nonfinite = nonfinite_policy::literal});
-        check(w.ok());
-        return std::to_string(info.record) + ":" + std::to_string(info.line) + ":" + *w + "\n";
+        return numbers(info.record, info.line) + written(v);
       },
       [&](std::string&& s, const record_info&) { parallel += s; }, &skipped, 1 + data[0] % 32);
   parallel += e.to_string() + " skipped " + std::to_string(skipped);
@@ -121,14 +121,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string unnumbered;
   skipped = 0;
   const ndjson_error e2 = parallel_ndjson(
-      pool, text, o,
-      [](const value& v) {
-        auto w = write(v, {.nonfinite = nonfinite_policy::literal});
-        check(w.ok());
-        return *w + "\n";
-      },
+      pool, text, o, written,
       [&](std::string&& s, const record_info& info) {
-        unnumbered += std::to_string(info.record) + ":" + std::to_string(info.line) + ":" + s;
+        unnumbered += numbers(info.record, info.line) + s;
       },
       &skipped, 1 + data[0] % 32);
   unnumbered += e2.to_string() + " skipped " + std::to_string(skipped);
